@@ -1,0 +1,340 @@
+import { css, html, nothing, type PropertyDeclarations } from "lit";
+import { ApiError, apiRequest } from "./api.ts";
+import { BrokerElement, defineOnce } from "./base.ts";
+import { QUOTE_LINES, quoteFields, toQuoteLine, type FieldRule, type QuoteLine } from "./fields.ts";
+import { changedControl, focusFirstInvalid, renderField, type FieldView } from "./formField.ts";
+import { formatDate, formatMoney } from "./format.ts";
+import { isMessageKey, isSingular, lineLabel } from "./i18n.ts";
+import "./leadForm.ts";
+import { findProvince, PROVINCES } from "./provinces.ts";
+import type { CarrierQuote, QuoteResult } from "./types.ts";
+import { parseField, parsePostalCode } from "./validate.ts";
+
+type Phase = "form" | "sending" | "results";
+
+/**
+ * <broker-quote-form>: the fields for the chosen insurance line (switching with it),
+ * client-side checks mirroring the server's, POST /embed/quotes, the results list, and an
+ * optional lead step through <broker-lead-form>.
+ */
+export class BrokerQuoteForm extends BrokerElement {
+  static override properties: PropertyDeclarations = {
+    insuranceType: { attribute: "insurance-type" },
+    province: {},
+    broker: {},
+    values: { state: true },
+    errors: { state: true },
+    phase: { state: true },
+    result: { state: true },
+    error: { state: true },
+    leadOpen: { state: true },
+    leadNotes: { state: true },
+  };
+  static override styles = [
+    ...BrokerElement.styles,
+    css`
+      fieldset {
+        border: 0;
+        padding: 0;
+        margin: 1rem 0 0;
+        min-width: 0;
+      }
+      legend {
+        font-weight: 700;
+        padding: 0;
+        margin-bottom: 0.5rem;
+      }
+      .quotes {
+        list-style: none;
+        margin: 0.75rem 0 0;
+        padding: 0;
+        display: grid;
+        gap: 0.75rem;
+        grid-template-columns: repeat(auto-fill, minmax(min(100%, 15rem), 1fr));
+      }
+      .quote {
+        display: flex;
+        flex-direction: column;
+        gap: 0.25rem;
+        height: 100%;
+        padding: 0.875rem;
+        border: 1px solid var(--_border);
+        border-radius: var(--_radius);
+        background: var(--_surface);
+      }
+      .quote h3 {
+        margin: 0;
+        overflow-wrap: anywhere;
+      }
+      .price {
+        font-size: 1.5rem;
+        font-weight: 700;
+        margin: 0;
+      }
+      .price span {
+        font-size: 1rem;
+        font-weight: 400;
+      }
+      dl {
+        display: grid;
+        grid-template-columns: auto 1fr;
+        gap: 0 0.75rem;
+        margin: 0.25rem 0 0.5rem;
+      }
+      dt {
+        color: var(--_muted);
+      }
+      dd {
+        margin: 0;
+      }
+      .quote button {
+        margin-top: auto;
+      }
+      broker-lead-form {
+        --bw-padding: 0;
+        margin-top: 1.25rem;
+      }
+    `,
+  ];
+
+  declare insuranceType: string | undefined;
+  declare province: string | undefined;
+  declare broker: string | undefined;
+  declare values: Record<string, string>;
+  declare errors: Record<string, string>;
+  declare phase: Phase;
+  declare result: QuoteResult | undefined;
+  declare error: unknown;
+  declare leadOpen: boolean;
+  declare leadNotes: string;
+
+  constructor() {
+    super();
+    this.values = {};
+    this.errors = {};
+    this.phase = "form";
+    this.leadOpen = false;
+    this.leadNotes = "";
+  }
+
+  private get line(): QuoteLine {
+    return toQuoteLine(this.values.insuranceType) ?? toQuoteLine(this.insuranceType) ?? "Auto";
+  }
+
+  private get provinceCode(): string {
+    return this.values.province ?? findProvince(this.province)?.code ?? "";
+  }
+
+  private onInput(event: Event): void {
+    const { name, value } = changedControl(event);
+    if (!name) return;
+    this.values = { ...this.values, [name]: value };
+    if (this.errors[name]) this.errors = { ...this.errors, [name]: "" };
+  }
+
+  /** Checks every field; returns the request body, or undefined after showing the errors. */
+  private collect(): object | undefined {
+    const { t, language } = this;
+    const errors: Record<string, string> = {};
+    const details: Record<string, unknown> = {};
+    if (!this.provinceCode) errors.province = t("error.required");
+    const postal = parsePostalCode(this.values.postalCode ?? "", this.provinceCode, t, language);
+    if (postal.error) errors.postalCode = postal.error;
+    for (const rule of quoteFields()[this.line]) {
+      const parsed = parseField(rule, this.values[`details.${rule.name}`] ?? "", t, language);
+      if (parsed.error) errors[`details.${rule.name}`] = parsed.error;
+      else if (parsed.value !== undefined) details[rule.name] = parsed.value;
+    }
+    this.errors = errors;
+    const count = Object.keys(errors).length;
+    if (count === 0) return { insuranceType: this.line, province: this.provinceCode, postalCode: postal.value, details };
+    this.announce(t(isSingular(language, count) ? "fixOne" : "fixMany", { n: count }));
+    void this.updateComplete.then(() => focusFirstInvalid(this.renderRoot));
+    return undefined;
+  }
+
+  private async onSubmit(event: Event): Promise<void> {
+    event.preventDefault();
+    this.error = undefined;
+    const body = this.collect();
+    if (!body) return;
+    this.phase = "sending";
+    this.announce(this.t("gettingQuotes"));
+    try {
+      const answer = await apiRequest<{ data: QuoteResult }>(this.apiConfig(), "/embed/quotes", { method: "POST", body });
+      this.result = answer.data;
+      this.phase = "results";
+      this.leadOpen = false;
+      const n = answer.data.quotes.length;
+      this.announce(n === 0 ? this.t("noQuotes") : this.t(isSingular(this.language, n) ? "quotesOne" : "quotesMany", { n }));
+      this.emit("broker-widget:quote", { ...answer.data, province: this.provinceCode });
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>("#results")?.focus();
+    } catch (error) {
+      this.phase = "form";
+      this.showFailure(error);
+    }
+  }
+
+  /** A 422 puts each server message beside the field its path names (e.g. details.driverAge). */
+  private showFailure(error: unknown): void {
+    if (error instanceof ApiError && error.status === 422 && error.issues.length > 0) {
+      const errors: Record<string, string> = {};
+      const unplaced: string[] = [];
+      const known = new Set(["insuranceType", "province", "postalCode", ...quoteFields()[this.line].map((r) => `details.${r.name}`)]);
+      for (const issue of error.issues) {
+        if (known.has(issue.path)) errors[issue.path] = issue.message;
+        else unplaced.push(issue.path ? `${issue.path}: ${issue.message}` : issue.message);
+      }
+      this.errors = errors;
+      this.error = unplaced.length ? new ApiError(422, unplaced.join("; ")) : undefined;
+      this.announce(error.message);
+      void this.updateComplete.then(() => focusFirstInvalid(this.renderRoot));
+      return;
+    }
+    this.error = error;
+    this.announce(this.problemMessage(error));
+  }
+
+  private openLead(quote?: CarrierQuote): void {
+    if (quote) {
+      const detail = { kind: "quote", quoteId: this.result?.quoteId, quote };
+      // A host that handles the choice itself calls preventDefault(); then we stay out of the way.
+      if (!this.emit("broker-widget:select", detail, true)) return;
+      this.leadNotes = this.t("interestedIn", { carrier: quote.carrier, monthly: formatMoney(this.language, quote.monthlyPremium) });
+    }
+    this.leadOpen = true;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("broker-lead-form")?.focus());
+  }
+
+  override render() {
+    return html`${this.renderLive()}${this.phase === "results" && this.result ? this.renderResults(this.result) : this.renderForm()}`;
+  }
+
+  private fieldView(rule: FieldRule): FieldView {
+    const { t, language } = this;
+    const name = `details.${rule.name}`;
+    const labelKey = `field.${rule.name}`;
+    const hintKey = `hint.${rule.name}`;
+    const base = {
+      name,
+      label: (isMessageKey(labelKey) ? t(labelKey) : rule.name) + (rule.required ? "" : ` ${t("optional")}`),
+      value: this.values[name] ?? "",
+      hint: isMessageKey(hintKey) ? t(hintKey) : undefined,
+      error: this.errors[name] || undefined,
+    };
+    if (rule.kind === "bool") {
+      const options = [
+        { value: "", label: t("choose") },
+        { value: "yes", label: t("yes") },
+        { value: "no", label: t("no") },
+      ];
+      return { ...base, control: "select", options };
+    }
+    if (rule.kind === "choice") {
+      const label = (option: string | number) => {
+        if (rule.name === "deductible") return formatMoney(language, Number(option));
+        if (rule.name === "termYears") return t("years", { n: option });
+        const key = `option.${option}`;
+        return isMessageKey(key) ? t(key) : String(option);
+      };
+      const empty = { value: "", label: rule.required ? t("choose") : t("defaultDeductible") };
+      return { ...base, control: "select", options: [empty, ...rule.options.map((o) => ({ value: String(o), label: label(o) }))] };
+    }
+    return { ...base, control: "text", inputmode: rule.kind === "text" ? "text" : "numeric", autocomplete: "off" };
+  }
+
+  private renderForm() {
+    const { t, language } = this;
+    const sending = this.phase === "sending";
+    const provinceOptions = [
+      { value: "", label: t("choose") },
+      ...PROVINCES.map((p) => ({ value: p.code, label: language === "fr" ? p.fr : p.en })),
+    ];
+    return html`<form part="form" novalidate aria-busy=${sending ? "true" : "false"} @input=${this.onInput} @change=${this.onInput} @submit=${this.onSubmit}>
+      ${this.error ? this.renderFormProblem() : nothing}
+      <div class="grid">
+        ${renderField({
+          name: "insuranceType",
+          label: t("insuranceType"),
+          value: this.line,
+          error: this.errors.insuranceType || undefined,
+          control: "select",
+          options: QUOTE_LINES.map((line) => ({ value: line, label: lineLabel(t, line) })),
+        })}
+        ${renderField({ name: "province", label: t("province"), value: this.provinceCode, error: this.errors.province || undefined, control: "select", options: provinceOptions })}
+        ${renderField({
+          name: "postalCode",
+          label: t("postalCode"),
+          value: this.values.postalCode ?? "",
+          hint: t("postalHint"),
+          error: this.errors.postalCode || undefined,
+          control: "text",
+          autocomplete: "postal-code",
+        })}
+      </div>
+      <fieldset>
+        <legend>${lineLabel(t, this.line)}</legend>
+        <div class="grid">${quoteFields()[this.line].map((rule) => renderField(this.fieldView(rule)))}</div>
+      </fieldset>
+      <div class="actions">
+        <button type="submit" part="button submit" ?disabled=${sending}>${sending ? t("gettingQuotes") : t("getQuotes")}</button>
+      </div>
+    </form>`;
+  }
+
+  private renderFormProblem() {
+    const error = this.error;
+    if (error instanceof ApiError && error.status === 422) {
+      return html`<div class="notice problem" role="alert" part="problem"><p>${error.message}</p></div>`;
+    }
+    return this.renderProblem(error);
+  }
+
+  private renderResults(result: QuoteResult) {
+    const { t, language } = this;
+    return html`<section part="results" aria-labelledby="results">
+      <h2 id="results" tabindex="-1">${t("yourQuotes")}</h2>
+      <p class="muted">${t("validUntil", { date: formatDate(language, result.expiresAt, true) })}</p>
+      ${result.quotes.length === 0
+        ? html`<p class="notice" part="empty">${t("noQuotes")}</p>`
+        : html`<ol class="quotes">
+            ${result.quotes.map(
+              (quote) => html`<li>
+                <article class="quote" part="quote">
+                  <h3>${quote.carrier}</h3>
+                  <p class="price">${formatMoney(language, quote.monthlyPremium)}<span>${t("perMonth")}</span></p>
+                  <p class="muted">${t("perYear", { amount: formatMoney(language, quote.annualPremium) })}</p>
+                  <dl>
+                    <dt>${t("coverage")}</dt>
+                    <dd>${quote.coverage}</dd>
+                    <dt>${t("deductible")}</dt>
+                    <dd>${formatMoney(language, quote.deductible)}</dd>
+                  </dl>
+                  <button class="secondary" part="button" @click=${() => this.openLead(quote)}>${t("contactAbout")}</button>
+                </article>
+              </li>`,
+            )}
+          </ol>`}
+      <div class="actions">
+        ${this.leadOpen ? nothing : html`<button part="button" @click=${() => this.openLead()}>${t("contactMe")}</button>`}
+        <button class="secondary" part="button" @click=${() => (this.phase = "form")}>${t("changeDetails")}</button>
+      </div>
+      ${this.leadOpen
+        ? html`<broker-lead-form
+            exportparts="lead-form, lead-done, field, label, input, select, error, button, problem"
+            .apiKey=${this.apiKey}
+            .apiBase=${this.apiBase}
+            .theme=${this.theme}
+            lang=${language}
+            .insuranceType=${result.insuranceType}
+            .quoteId=${result.quoteId}
+            .broker=${this.broker}
+            .notes=${this.leadNotes}
+          ></broker-lead-form>`
+        : nothing}
+    </section>`;
+  }
+}
+
+defineOnce("broker-quote-form", BrokerQuoteForm);
