@@ -1,0 +1,15 @@
+import journal from "./migrations/meta/_journal.json" with { type: "json" };
+import directory from "./migrations/0000_directory.sql" with { type: "text" };
+import searchAndAggregates from "./migrations/0001_search_and_aggregates.sql" with { type: "text" };
+
+/**
+ * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
+ * Add the new file here after `bun run db:generate`; a unit test checks this list against
+ * drizzle-kit's journal so a forgotten one fails the build.
+ */
+export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
+  { tag: "0000_directory", sql: directory },
+  { tag: "0001_search_and_aggregates", sql: searchAndAggregates },
+];
+
+export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

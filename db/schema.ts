@@ -1,0 +1,135 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * The directory's tables. Times are integer milliseconds since the epoch (UTC), so that
+ * ISO strings with milliseconds come back exactly. Rating aggregates on `brokers` are kept
+ * by triggers on `reviews` (see the custom migration), never recomputed per request.
+ */
+
+export const workspaces = sqliteTable("workspaces", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    name: text("name").notNull(),
+    /** The first characters of the key, for recognising it in listings (never enough to use it). */
+    displayPrefix: text("display_prefix").notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
+    hash: text("hash").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    rateLimitPerMinute: integer("rate_limit_per_minute").notNull(),
+    /** Browser origins allowed to use the key; non-null makes it an embed key. */
+    origins: text("origins", { mode: "json" }).$type<string[] | null>(),
+    expiresAt: integer("expires_at"),
+    revokedAt: integer("revoked_at"),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],
+);
+
+export const brokers = sqliteTable(
+  "brokers",
+  {
+    id: integer("id").primaryKey(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    /** Name folded (lower case, no accents) for alphabetical order that ignores case and accents. */
+    sortName: text("sort_name").notNull(),
+    description: text("description").notNull(),
+    /** Primary location, denormalised for list responses. */
+    province: text("province").notNull(),
+    city: text("city").notNull(),
+    phone: text("phone"),
+    email: text("email"),
+    website: text("website"),
+    licenseNumber: text("license_number"),
+    yearEstablished: integer("year_established"),
+    insuranceLines: text("insurance_lines", { mode: "json" }).$type<string[]>().notNull(),
+    specialties: text("specialties", { mode: "json" }).$type<string[]>().notNull(),
+    languages: text("languages", { mode: "json" }).$type<string[]>().notNull(),
+    published: integer("published", { mode: "boolean" }).notNull(),
+    reviewCount: integer("review_count").notNull().default(0),
+    averageRating: real("average_rating"),
+    rating1: integer("rating_1").notNull().default(0),
+    rating2: integer("rating_2").notNull().default(0),
+    rating3: integer("rating_3").notNull().default(0),
+    rating4: integer("rating_4").notNull().default(0),
+    rating5: integer("rating_5").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("brokers_slug").on(t.slug),
+    index("brokers_published_sort").on(t.published, t.sortName, t.id),
+  ],
+);
+
+export const brokerLocations = sqliteTable(
+  "broker_locations",
+  {
+    id: integer("id").primaryKey(),
+    brokerId: integer("broker_id").notNull().references(() => brokers.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    city: text("city").notNull(),
+    /** City folded for case- and accent-insensitive matching ("montreal" for Montréal). */
+    cityKey: text("city_key").notNull(),
+    province: text("province").notNull(),
+    postalCode: text("postal_code").notNull(),
+    phone: text("phone"),
+    latitude: real("latitude"),
+    longitude: real("longitude"),
+    isPrimary: integer("is_primary", { mode: "boolean" }).notNull(),
+  },
+  (t) => [
+    index("broker_locations_broker").on(t.brokerId),
+    index("broker_locations_province_city").on(t.province, t.cityKey, t.brokerId),
+    index("broker_locations_city").on(t.cityKey, t.brokerId),
+  ],
+);
+
+/** One row per broker and insurance line, for filtering; the display list stays on `brokers`. */
+export const brokerLines = sqliteTable(
+  "broker_lines",
+  {
+    brokerId: integer("broker_id").notNull().references(() => brokers.id, { onDelete: "cascade" }),
+    /** The line folded ("real estate"). */
+    lineKey: text("line_key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lineKey, t.brokerId] }), index("broker_lines_broker").on(t.brokerId)],
+);
+
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    id: integer("id").primaryKey(),
+    brokerId: integer("broker_id").notNull().references(() => brokers.id, { onDelete: "cascade" }),
+    authorName: text("author_name").notNull(),
+    rating: integer("rating").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    published: integer("published", { mode: "boolean" }).notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [
+    index("reviews_broker_published_created").on(t.brokerId, t.published, t.createdAt, t.id),
+    check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+/**
+ * Small key/value facts about the database. `directory_version` is bumped by triggers on every
+ * write to the directory tables; read-path caches key on it, so they are invalidated by any
+ * writer, including another process sharing the file.
+ */
+export const meta = sqliteTable("meta", {
+  key: text("key").primaryKey(),
+  value: integer("value").notNull(),
+});

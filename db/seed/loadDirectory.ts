@@ -1,0 +1,81 @@
+import { sql } from "drizzle-orm";
+import { brokerLines, brokerLocations, brokers, reviews } from "../schema.ts";
+import type { DirectoryDb } from "../../src/storage/database.ts";
+import { foldText } from "../../src/domain/text.ts";
+import { generateDirectory, type DirectoryOptions } from "./generateDirectory.ts";
+
+export interface LoadSummary {
+  brokers: number;
+  publishedBrokers: number;
+  locations: number;
+  reviews: number;
+}
+
+const BATCH = 2_000;
+
+/**
+ * Replaces the directory (brokers, locations, lines, reviews) with a generated one.
+ * Keys and workspaces are left alone. Writes in batches of transactions so progress can be
+ * reported and memory stays flat at 100,000 brokers.
+ */
+export function loadDirectory(
+  db: DirectoryDb,
+  options: DirectoryOptions,
+  onProgress: (done: number, total: number) => void = () => {},
+): LoadSummary {
+  const summary: LoadSummary = { brokers: 0, publishedBrokers: 0, locations: 0, reviews: 0 };
+  db.transaction((tx) => {
+    tx.delete(reviews).run();
+    tx.delete(brokerLines).run();
+    tx.delete(brokerLocations).run();
+    tx.delete(brokers).run();
+  });
+
+  const insertBroker = db.insert(brokers).values(placeholders(brokers, BROKER_COLUMNS)).prepare();
+  const insertLocation = db.insert(brokerLocations).values(placeholders(brokerLocations, LOCATION_COLUMNS)).prepare();
+  const insertLine = db
+    .insert(brokerLines)
+    .values({ brokerId: sql.placeholder("brokerId"), lineKey: sql.placeholder("lineKey") })
+    .prepare();
+  const insertReview = db.insert(reviews).values(placeholders(reviews, REVIEW_COLUMNS)).prepare();
+
+  let pending: ReturnType<typeof generateDirectory> extends Generator<infer T> ? T[] : never = [];
+  const flush = () => {
+    db.$client.transaction(() => {
+      for (const { broker, locations, reviews: brokerReviews } of pending) {
+        insertBroker.run(broker);
+        for (const location of locations) insertLocation.run(location);
+        for (const line of broker.insuranceLines) insertLine.run({ brokerId: broker.id, lineKey: foldText(line) });
+        for (const review of brokerReviews) insertReview.run(review);
+      }
+    })();
+    pending = [];
+    onProgress(summary.brokers, options.brokers);
+  };
+
+  for (const generated of generateDirectory(options)) {
+    pending.push(generated);
+    summary.brokers++;
+    if (generated.broker.published) summary.publishedBrokers++;
+    summary.locations += generated.locations.length;
+    summary.reviews += generated.reviews.length;
+    if (pending.length >= BATCH) flush();
+  }
+  if (pending.length > 0) flush();
+  db.$client.exec("PRAGMA optimize");
+  return summary;
+}
+
+const BROKER_COLUMNS = [
+  "id", "slug", "name", "sortName", "description", "province", "city", "phone", "email", "website",
+  "licenseNumber", "yearEstablished", "insuranceLines", "specialties", "languages", "published", "createdAt", "updatedAt",
+] as const;
+const LOCATION_COLUMNS = [
+  "id", "brokerId", "address", "city", "cityKey", "province", "postalCode", "phone", "latitude", "longitude", "isPrimary",
+] as const;
+const REVIEW_COLUMNS = ["id", "brokerId", "authorName", "rating", "title", "body", "published", "createdAt"] as const;
+
+/** `{ column: sql.placeholder("column") }` for the named columns of a prepared insert. */
+function placeholders<T, C extends string>(_table: T, columns: readonly C[]) {
+  return Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as unknown as Record<C, ReturnType<typeof sql.placeholder>>;
+}

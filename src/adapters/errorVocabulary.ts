@@ -1,0 +1,79 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+
+/**
+ * The one place where procedure error codes meet HTTP: every adapter that answers with an
+ * HTTP status asks here. Anything not listed is a fault of ours and becomes a bare 500.
+ */
+const STATUS_BY_CODE: Partial<Record<TRPCError["code"], number>> = {
+  BAD_REQUEST: 422,
+  UNPROCESSABLE_CONTENT: 422,
+  PARSE_ERROR: 422,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_SUPPORTED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+};
+
+export const INTERNAL_ERROR_MESSAGE = "Internal server error. The failure was logged; retry later or contact the operator.";
+
+export interface FieldIssue {
+  /** Dot-joined path from the input's root: "details.driverAge", "page". */
+  path: string;
+  message: string;
+}
+
+export interface PublicError {
+  status: number;
+  message: string;
+  /** Per-field problems for invalid input, so a form can show each next to its field. */
+  issues?: FieldIssue[];
+  /** True when the detail must go to the log only (the caller sees a generic message). */
+  internal: boolean;
+}
+
+/** Turns anything thrown by a procedure into what a caller may see. */
+export function toPublicError(error: unknown): PublicError {
+  const trpcError = error instanceof TRPCError ? error : undefined;
+  const status = trpcError ? STATUS_BY_CODE[trpcError.code] : undefined;
+  if (!trpcError || status === undefined) return { status: 500, message: INTERNAL_ERROR_MESSAGE, internal: true };
+  const zodError = findZodError(trpcError);
+  if (zodError) {
+    const issues = describeIssues(zodError);
+    return { status, message: issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "), issues, internal: false };
+  }
+  return { status, message: trpcError.message, internal: false };
+}
+
+function findZodError(error: TRPCError): z.ZodError | undefined {
+  const cause = error.cause;
+  if (cause instanceof z.ZodError) return cause;
+  if (cause && typeof cause === "object" && "issues" in cause && Array.isArray(cause.issues)) {
+    return cause as z.ZodError;
+  }
+  return undefined;
+}
+
+/** One line per distinct problem, with unknown keys spelled out by name. */
+export function describeIssues(error: z.ZodError): FieldIssue[] {
+  const seen = new Set<string>();
+  const out: FieldIssue[] = [];
+  for (const issue of error.issues) {
+    const base = issue.path.map(String).join(".");
+    const entries: FieldIssue[] =
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => ({ path: base ? `${base}.${key}` : key, message: "is not a known field" }))
+        : [{ path: base, message: issue.message }];
+    for (const entry of entries) {
+      const id = `${entry.path}\u0000${entry.message}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out.push(entry);
+    }
+  }
+  return out;
+}

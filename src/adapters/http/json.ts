@@ -1,0 +1,17 @@
+/** A JSON response with the headers every API answer carries. */
+export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
+}
+
+/** The error body of the REST and embed surfaces: `{ "error": "…" }`, plus field issues for 422. */
+export function errorResponse(
+  status: number,
+  message: string,
+  headers: HeadersInit = {},
+  issues?: readonly { path: string; message: string }[],
+): Response {
+  return jsonResponse(issues && issues.length > 0 ? { error: message, issues } : { error: message }, status, headers);
+}

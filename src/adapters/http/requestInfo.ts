@@ -1,0 +1,17 @@
+/** Facts about one HTTP request that adapters fill in and the access log reads. */
+export interface RequestInfo {
+  requestId: string;
+  /** The service's origin as this request reached it, e.g. http://localhost:3000. */
+  baseUrl: string;
+  /** Route pattern (never the raw path, which may hold personal data). */
+  route?: string;
+  keyId?: string;
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps the client's X-Request-Id when it is sane, else makes one. */
+export function requestIdFor(request: Request): string {
+  const offered = request.headers.get("x-request-id");
+  return offered && SANE_REQUEST_ID.test(offered) ? offered : crypto.randomUUID();
+}

@@ -1,0 +1,78 @@
+import { admitRequest } from "../../auth/admitRequest.ts";
+import { createCaller } from "../../router/appRouter.ts";
+import type { Services } from "../../services.ts";
+import { toPublicError } from "../errorVocabulary.ts";
+import { errorResponse, jsonResponse } from "../http/json.ts";
+import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
+import { readJsonBody } from "../http/readJsonBody.ts";
+import type { RequestInfo } from "../http/requestInfo.ts";
+import { compilePaths, matchPath } from "./pathMatcher.ts";
+import type { RestRoute } from "./restRoute.ts";
+
+/**
+ * Translates /api/v1 HTTP requests into procedure calls and their results (or errors) back
+ * into JSON responses. Knows nothing of brokers: the route table says what to call.
+ */
+export function createRestHandler(services: Services, routes: readonly RestRoute[]) {
+  const compiled = compilePaths(routes.map((route) => ({ path: route.path, value: route })));
+
+  return async function handleRest(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+    const matches = matchPath(compiled, url.pathname);
+    if (matches.length === 0) {
+      return errorResponse(404, `No such endpoint: ${request.method} ${url.pathname.slice(0, 200)}. See /api/v1/openapi.json.`);
+    }
+    const match = matches.find((m) => m.value.method === request.method);
+    if (!match) {
+      const allowed = [...new Set(matches.map((m) => m.value.method))].join(", ");
+      return errorResponse(405, `${request.method} is not allowed on ${url.pathname.slice(0, 200)}; use ${allowed}.`, { Allow: allowed });
+    }
+    const route = match.value;
+    info.route = route.path;
+
+    const admission = await admitRequest(services, {
+      authorization: request.headers.get("authorization"),
+      origin: request.headers.get("origin"),
+      surface: route.surface,
+    });
+    if (!admission.ok) {
+      const failure = toPublicError(admission.error);
+      const headers: Record<string, string> = rateLimitHeaders(admission.rate);
+      if (failure.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="broker-directory"';
+      return errorResponse(failure.status, failure.message, headers);
+    }
+    info.keyId = admission.principal.keyId;
+    const headers = rateLimitHeaders(admission.rate);
+
+    try {
+      const caller = createCaller({
+        services,
+        principal: admission.principal,
+        surface: route.surface,
+        requestId: info.requestId,
+        baseUrl: info.baseUrl,
+      });
+      const body = route.body ? await readJsonBody(request) : undefined;
+      const result = await route.call(caller, { params: match.params, query: queryObject(url), body, request });
+      return jsonResponse(route.envelope === "data" ? { data: result } : result, route.status ?? 200, headers);
+    } catch (error) {
+      const failure = toPublicError(error);
+      if (failure.internal) {
+        services.log.error("procedure failed", {
+          requestId: info.requestId,
+          route: route.path,
+          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+          cause: error instanceof Error && error.cause instanceof Error ? error.cause.stack : undefined,
+        });
+      }
+      return errorResponse(failure.status, failure.message, headers, failure.issues);
+    }
+  };
+}
+
+/** The query string as one value per name (the first, when a name repeats). */
+function queryObject(url: URL): Record<string, string> {
+  const first = new Map<string, string>();
+  for (const [name, value] of url.searchParams) if (!first.has(name)) first.set(name, value);
+  // fromEntries defines own properties, so a parameter named __proto__ stays a plain key.
+  return Object.fromEntries(first);
+}

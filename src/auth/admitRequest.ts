@@ -1,0 +1,97 @@
+import { TRPCError } from "@trpc/server";
+import { hashApiKey, looksLikeApiKey } from "./apiKeyFormat.ts";
+import type { RateDecision, RateLimiter } from "./rateLimiter.ts";
+import { EMBED_SCOPES, type Scope } from "./scopes.ts";
+import type { KeyStore } from "../storage/keyStore.ts";
+
+/** Which door a request came through; embed keys may only use the embed one. */
+export type Surface = "rest" | "embed" | "mcp" | "trpc";
+
+export interface Principal {
+  keyId: string;
+  workspaceId: string;
+  scopes: ReadonlySet<Scope>;
+  /** Set for browser-exposed embed keys. */
+  origins: readonly string[] | null;
+}
+
+export type Admission =
+  | { ok: true; principal: Principal; rate: RateDecision }
+  | { ok: false; error: TRPCError; rate?: RateDecision };
+
+export interface AdmissionDeps {
+  keys: KeyStore;
+  rateLimiter: RateLimiter;
+  now: () => number;
+}
+
+export interface RequestCredentials {
+  authorization: string | null;
+  origin: string | null;
+  surface: Surface;
+}
+
+const reject = (code: TRPCError["code"], message: string, rate?: RateDecision): Admission => ({
+  ok: false,
+  error: new TRPCError({ code, message }),
+  rate,
+});
+
+/**
+ * The one gate every adapter passes a request through before it may call a procedure:
+ * who is calling (the key), from where (embed keys and their origins), and how often
+ * (the key's rate limit). Returns a value, never throws, so each transport can word the
+ * refusal its own way (REST status + headers, MCP 401 challenge…).
+ */
+export async function admitRequest(deps: AdmissionDeps, credentials: RequestCredentials): Promise<Admission> {
+  const { authorization, origin, surface } = credentials;
+  if (!authorization) {
+    return reject("UNAUTHORIZED", "Missing API key. Send it in the header 'Authorization: Bearer brk_…'.");
+  }
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  if (!match) {
+    return reject("UNAUTHORIZED", "Malformed Authorization header. Expected 'Authorization: Bearer brk_…'.");
+  }
+  const token = match[1]!;
+  const stored = looksLikeApiKey(token) ? deps.keys.findByHash(hashApiKey(token)) : undefined;
+  if (!stored) return reject("UNAUTHORIZED", "Invalid API key. Check that the key is complete and was not mistyped.");
+
+  const now = deps.now();
+  if (stored.revokedAt !== null) return reject("UNAUTHORIZED", "This API key has been revoked. Create a new key.");
+  if (stored.expiresAt !== null && stored.expiresAt <= now) {
+    return reject("UNAUTHORIZED", `This API key expired at ${new Date(stored.expiresAt).toISOString()}. Create a new key.`);
+  }
+
+  if (stored.origins) {
+    if (surface !== "embed") {
+      return reject(
+        "FORBIDDEN",
+        "This is a browser embed key (it has an origins list): it only works on /api/v1/embed/* from its allowed origins. Use a server key here.",
+      );
+    }
+    if (!origin) {
+      return reject("FORBIDDEN", "This embed key only works from a browser page on one of its allowed origins; the request had no Origin header.");
+    }
+    if (!stored.origins.includes(origin)) {
+      return reject("FORBIDDEN", `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed for this key. Add it to the key's origins.`);
+    }
+  }
+
+  const rate = await deps.rateLimiter.consume(stored.id, stored.rateLimitPerMinute, now);
+  if (!rate.allowed) {
+    return reject(
+      "TOO_MANY_REQUESTS",
+      `Rate limit of ${rate.limit} requests per minute exceeded for this key. Retry in ${rate.resetSeconds} s.`,
+      rate,
+    );
+  }
+  deps.keys.recordUse(stored.id, now);
+
+  const granted = stored.scopes as Scope[];
+  const scopes = stored.origins ? granted.filter((s) => EMBED_SCOPES.includes(s)) : granted;
+  return {
+    ok: true,
+    principal: { keyId: stored.id, workspaceId: stored.workspaceId, scopes: new Set(scopes), origins: stored.origins },
+    rate,
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * Per-key request budget over a sliding one-minute window.
+ *
+ * The interface is async so that a shared store (Redis/Valkey) can stand behind it when
+ * several copies of the binary serve together; the in-process one below answers at once.
+ */
+export interface RateLimiter {
+  consume(bucket: string, limitPerMinute: number, nowMs: number): Promise<RateDecision> | RateDecision;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests still allowed in the current window after this one. */
+  remaining: number;
+  /** Seconds until the oldest counted request leaves the window (at least 1). */
+  resetSeconds: number;
+}
+
+const SLOTS = 60;
+const SLOT_MS = 1_000;
+
+interface Window {
+  /** Requests counted in each one-second slot of the last minute, as a ring. */
+  counts: Uint32Array;
+  /** The second (epoch seconds) the newest slot stands for. */
+  newestSecond: number;
+  total: number;
+}
+
+/**
+ * A sliding window of sixty one-second slots: a request is allowed while fewer than `limit`
+ * requests were admitted in the last sixty seconds. JavaScript runs one request handler at a
+ * time, so the check-and-count below is atomic: with 50 requests in flight, no more than the
+ * limit get through. Memory is 60 counters per active key, whatever the limit.
+ */
+export class InMemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  consume(bucket: string, limit: number, nowMs: number): RateDecision {
+    const second = Math.floor(nowMs / SLOT_MS);
+    let window = this.windows.get(bucket);
+    if (!window) {
+      window = { counts: new Uint32Array(SLOTS), newestSecond: second, total: 0 };
+      this.windows.set(bucket, window);
+    }
+    advance(window, second);
+    const allowed = window.total < limit;
+    if (allowed) {
+      window.counts[second % SLOTS]! += 1;
+      window.total += 1;
+    }
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, limit - window.total),
+      resetSeconds: secondsUntilOldestExpires(window, second, nowMs),
+    };
+  }
+
+  /** Drops windows with nothing in them, so idle keys cost no memory. */
+  sweep(nowMs: number): void {
+    const second = Math.floor(nowMs / SLOT_MS);
+    for (const [bucket, window] of this.windows) {
+      advance(window, second);
+      if (window.total === 0) this.windows.delete(bucket);
+    }
+  }
+}
+
+/** Empties the slots that fell out of the window since it was last touched. */
+function advance(window: Window, second: number): void {
+  const elapsed = second - window.newestSecond;
+  if (elapsed <= 0) return;
+  if (elapsed >= SLOTS) {
+    window.counts.fill(0);
+    window.total = 0;
+  } else {
+    for (let s = window.newestSecond + 1; s <= second; s++) {
+      const slot = s % SLOTS;
+      window.total -= window.counts[slot]!;
+      window.counts[slot] = 0;
+    }
+  }
+  window.newestSecond = second;
+}
+
+function secondsUntilOldestExpires(window: Window, second: number, nowMs: number): number {
+  for (let age = SLOTS - 1; age >= 0; age--) {
+    if (window.counts[(second - age + SLOTS * 2) % SLOTS]! > 0) {
+      const leavesAtMs = (second - age + SLOTS) * SLOT_MS;
+      return Math.max(1, Math.ceil((leavesAtMs - nowMs) / 1000));
+    }
+  }
+  return SLOTS;
+}

@@ -1,0 +1,29 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** A mistake in how a command was called: printed without a stack, exit code 2. */
+export class UsageError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * `util.parseArgs` in strict mode, with its errors turned into UsageErrors that end with a
+ * pointer to the command's --help.
+ */
+export function parseCommandArgs<O extends Options>(args: string[], options: O, command: string, positionals = false) {
+  try {
+    return parseArgs({ args, options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: positionals });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`${message}\nRun '${command} --help' for usage.`);
+  }
+}
+
+/** A whole number flag within bounds, or a UsageError naming the flag. */
+export function wholeNumberFlag(value: string | undefined, flag: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max.toLocaleString("en-CA")} (got ${JSON.stringify(value)}).`);
+  }
+  return n;
+}

@@ -1,0 +1,157 @@
+import { SCOPES, scopeSchema, type Scope } from "../auth/scopes.ts";
+import { parseDuration } from "../domain/duration.ts";
+import { normalizeOrigin } from "../domain/origin.ts";
+import { openDatabase } from "../storage/database.ts";
+import { KeyStore, type KeyListing } from "../storage/keyStore.ts";
+import { migrate } from "../storage/migrate.ts";
+import { parseCommandArgs, UsageError, wholeNumberFlag } from "./cliSupport.ts";
+
+export const KEYS_HELP = `Usage:
+  broker-directory keys create --workspace NAME [--name LABEL] [--scopes a,b] [--rate-limit N]
+                               [--expires-in 30d] [--origins https://a.example,https://b.example] [--json]
+  broker-directory keys list [--json]
+  broker-directory keys revoke <id>
+
+All take --db PATH (default DATABASE_PATH or ./data/broker-directory.db).
+
+create   Makes a key and prints it once; only its SHA-256 hash is stored.
+         --scopes      comma-separated, from: ${SCOPES.join(", ")} (default: all)
+         --rate-limit  requests per minute, 1 to 1,000,000 (default 100)
+         --expires-in  a duration: 90m, 12h, 30d, 2w, 1y (default: never)
+         --origins     browser origins; makes a browser-safe embed key that works only on
+                       /api/v1/embed/* from those origins
+list     Shows every key without the secret (id, workspace, name, prefix, scopes, state).
+revoke   Revokes a key at once; requests with it get 401.`;
+
+export function keysCommand(args: string[], env: Record<string, string | undefined>, now = Date.now()): void {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return console.log(KEYS_HELP);
+  if (sub === "create") return createKey(rest, env, now);
+  if (sub === "list") return listKeys(rest, env, now);
+  if (sub === "revoke") return revokeKey(rest, env, now);
+  throw new UsageError(`Unknown keys command ${JSON.stringify(sub)}: use create, list or revoke.\nRun 'keys --help' for usage.`);
+}
+
+function openKeys(path: string | undefined, env: Record<string, string | undefined>) {
+  const db = openDatabase(path ?? env.DATABASE_PATH ?? "./data/broker-directory.db");
+  migrate(db);
+  return { keys: new KeyStore(db), close: () => db.$client.close() };
+}
+
+function createKey(args: string[], env: Record<string, string | undefined>, now: number): void {
+  const { values } = parseCommandArgs(
+    args,
+    {
+      workspace: { type: "string" },
+      name: { type: "string" },
+      scopes: { type: "string" },
+      "rate-limit": { type: "string" },
+      "expires-in": { type: "string" },
+      origins: { type: "string" },
+      json: { type: "boolean" },
+      db: { type: "string" },
+    },
+    "keys create",
+  );
+  if (values.help) return console.log(KEYS_HELP);
+  const workspace = values.workspace?.trim();
+  if (!workspace) throw new UsageError("--workspace NAME is required.\nRun 'keys --help' for usage.");
+  const scopes = parseScopes(values.scopes);
+  const rateLimitPerMinute = wholeNumberFlag(values["rate-limit"], "rate-limit", 1, 1_000_000);
+  let expiresAt: number | null = null;
+  if (values["expires-in"] !== undefined) {
+    const ms = parseDuration(values["expires-in"]);
+    if (ms === undefined) throw new UsageError(`--expires-in must look like 90m, 12h, 30d, 2w or 1y (got ${JSON.stringify(values["expires-in"])}).`);
+    expiresAt = now + ms;
+  }
+  const origins = parseOrigins(values.origins);
+
+  const { keys, close } = openKeys(values.db, env);
+  try {
+    const { key, record } = keys.create(
+      { workspace, name: values.name, scopes, rateLimitPerMinute, expiresAt, origins },
+      now,
+    );
+    if (values.json) {
+      console.log(JSON.stringify({ ...describe(record, now), key }));
+    } else {
+      console.log(`Created ${record.id} in workspace ${record.workspaceName} (${record.scopes.join(" ")}).`);
+      console.log(`Key (shown once, store it now): ${key}`);
+    }
+  } finally {
+    close();
+  }
+}
+
+function listKeys(args: string[], env: Record<string, string | undefined>, now: number): void {
+  const { values } = parseCommandArgs(args, { json: { type: "boolean" }, db: { type: "string" } }, "keys list");
+  if (values.help) return console.log(KEYS_HELP);
+  const { keys, close } = openKeys(values.db, env);
+  try {
+    const listed = keys.list().map((k) => describe(k, now));
+    if (values.json) return console.log(JSON.stringify(listed));
+    if (listed.length === 0) return console.log("No keys. Create one with: keys create --workspace NAME");
+    for (const k of listed) {
+      console.log(
+        [k.id, k.workspace, k.name, `${k.prefix}…`, k.status, k.scopes.join(","), `${k.rateLimitPerMinute}/min`, k.origins ? `origins=${k.origins.join(",")}` : ""]
+          .filter(Boolean)
+          .join("  "),
+      );
+    }
+  } finally {
+    close();
+  }
+}
+
+function revokeKey(args: string[], env: Record<string, string | undefined>, now: number): void {
+  const { values, positionals } = parseCommandArgs(args, { db: { type: "string" } }, "keys revoke", true);
+  if (values.help) return console.log(KEYS_HELP);
+  const id = positionals[0];
+  if (!id || positionals.length > 1) throw new UsageError("Name exactly one key id: keys revoke <id> (see keys list).");
+  const { keys, close } = openKeys(values.db, env);
+  try {
+    if (!keys.revoke(id, now)) throw new UsageError(`No key has the id ${JSON.stringify(id)} (see keys list).`);
+    console.log(`Revoked ${id}.`);
+  } finally {
+    close();
+  }
+}
+
+function parseScopes(text: string | undefined): Scope[] | undefined {
+  if (text === undefined) return undefined;
+  const names = text.split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !scopeSchema.safeParse(n).success);
+  if (unknown.length > 0) throw new UsageError(`Unknown scope ${unknown.join(", ")}: choose from ${SCOPES.join(", ")}.`);
+  return names as Scope[];
+}
+
+function parseOrigins(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  const origins = text.split(",").map((s) => s.trim()).filter(Boolean);
+  if (origins.length === 0) throw new UsageError("--origins needs at least one origin, e.g. https://partner.example.");
+  return origins.map((o) => {
+    const origin = normalizeOrigin(o);
+    if (!origin) throw new UsageError(`${JSON.stringify(o)} is not an origin: write scheme and host only, e.g. https://partner.example or http://localhost:8080.`);
+    return origin;
+  });
+}
+
+function describe(k: KeyListing, now: number) {
+  const status = k.revokedAt !== null ? "revoked" : k.expiresAt !== null && k.expiresAt <= now ? "expired" : "active";
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: k.id,
+    workspace: k.workspaceName,
+    workspaceId: k.workspaceId,
+    name: k.name,
+    prefix: k.displayPrefix,
+    scopes: k.scopes,
+    rateLimitPerMinute: k.rateLimitPerMinute,
+    origins: k.origins,
+    status,
+    expiresAt: iso(k.expiresAt),
+    revokedAt: iso(k.revokedAt),
+    createdAt: iso(k.createdAt),
+    lastUsedAt: iso(k.lastUsedAt),
+  };
+}

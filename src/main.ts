@@ -1,0 +1,57 @@
+#!/usr/bin/env bun
+import { ConfigError } from "./config.ts";
+import { UsageError } from "./cli/cliSupport.ts";
+import { keysCommand } from "./cli/keysCommand.ts";
+import { migrateCommand } from "./cli/migrateCommand.ts";
+import { seedCommand } from "./cli/seedCommand.ts";
+import { serveCommand } from "./cli/serveCommand.ts";
+import { SchemaTooNewError } from "./storage/migrate.ts";
+
+const HELP = `Broker Directory: Canada's insurance brokers over REST, MCP and an embeddable widget.
+
+Usage: broker-directory <command> [options]
+
+Commands:
+  serve     Start the server (migrates first; demo data on an empty database)
+  migrate   Apply pending database migrations
+  seed      Replace the directory with generated demo data
+  keys      Create, list and revoke API keys
+
+Run 'broker-directory <command> --help' for a command's options.`;
+
+const commands: Record<string, (args: string[], env: Record<string, string | undefined>) => void | Promise<void>> = {
+  serve: serveCommand,
+  migrate: migrateCommand,
+  seed: seedCommand,
+  keys: keysCommand,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    console.log(HELP);
+    return command === undefined ? 2 : 0;
+  }
+  const run = commands[command];
+  if (!run) {
+    console.error(`Unknown command ${JSON.stringify(command)}.\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    await run(args, process.env);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      console.error(`Error: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof SchemaTooNewError) {
+      console.error(`Error: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code !== 0 || process.argv[2] !== "serve") process.exit(code);

@@ -1,0 +1,25 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { brokerDetailSchema } from "../../schemas/broker.ts";
+import { scopedProcedure } from "../trpc.ts";
+
+export const brokerSlug = z
+  .string({ error: "is required: the broker's slug, e.g. maple-leaf-insurance-brokers" })
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .max(200, { error: "must be at most 200 characters" })
+  .describe("The broker's slug, as returned by search");
+
+export const getBrokerInput = z.object({ slug: brokerSlug });
+
+/** One published broker with its offices, lines and rating breakdown. */
+export const getBroker = scopedProcedure("brokers:read")
+  .input(getBrokerInput)
+  .output(brokerDetailSchema)
+  .query(({ ctx, input }) => {
+    const broker = ctx.services.brokers.findBySlug(input.slug);
+    if (!broker) {
+      throw new TRPCError({ code: "NOT_FOUND", message: `No published broker has the slug ${JSON.stringify(input.slug.slice(0, 200))}.` });
+    }
+    return broker;
+  });

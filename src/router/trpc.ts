@@ -1,0 +1,42 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import type { Principal, Surface } from "../auth/admitRequest.ts";
+import type { Scope } from "../auth/scopes.ts";
+import type { Services } from "../services.ts";
+
+/** What every procedure call knows about its request. Built by the adapter, after admission. */
+export interface Context {
+  services: Services;
+  /** Null only if an adapter forgot to admit the request: scoped procedures then refuse it. */
+  principal: Principal | null;
+  surface: Surface;
+  requestId: string;
+  /** The service's public origin as the caller reached it (for absolute URLs). */
+  baseUrl: string;
+}
+
+export interface Meta {
+  scope?: Scope;
+}
+
+const t = initTRPC.context<Context>().meta<Meta>().create({ transformer: superjson });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * A procedure that needs `scope`. The check lives here, once: a new transport that forgets
+ * to admit its requests gets UNAUTHORIZED, never data.
+ */
+export function scopedProcedure(scope: Scope) {
+  return t.procedure.meta({ scope }).use(({ ctx, next }) => {
+    if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Missing API key." });
+    if (!ctx.principal.scopes.has(scope)) {
+      throw new TRPCError({
+        code: "FORBIDDEN",
+        message: `This API key lacks the ${scope} scope. Create a key that includes it.`,
+      });
+    }
+    return next({ ctx: { ...ctx, principal: ctx.principal } });
+  });
+}

@@ -1,0 +1,29 @@
+import type { RateLimiter } from "./auth/rateLimiter.ts";
+import { InMemoryRateLimiter } from "./auth/rateLimiter.ts";
+import type { Logger } from "./log.ts";
+import { BrokerStore } from "./storage/brokerStore.ts";
+import type { DirectoryDb } from "./storage/database.ts";
+import { KeyStore } from "./storage/keyStore.ts";
+
+/** Everything procedures and adapters need, built once per process and shared by requests. */
+export interface Services {
+  db: DirectoryDb;
+  brokers: BrokerStore;
+  keys: KeyStore;
+  rateLimiter: RateLimiter;
+  log: Logger;
+  /** Milliseconds since the epoch; injected so tests can move time. */
+  now: () => number;
+}
+
+export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<Services> = {}): Services {
+  return {
+    db,
+    brokers: new BrokerStore(db),
+    keys: new KeyStore(db),
+    rateLimiter: new InMemoryRateLimiter(),
+    log,
+    now: Date.now,
+    ...overrides,
+  };
+}

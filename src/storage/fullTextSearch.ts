@@ -1,0 +1,27 @@
+import { sql, type SQL } from "drizzle-orm";
+import { brokers } from "../../db/schema.ts";
+
+/**
+ * Everything SQLite-specific about full-text search lives here (FTS5 table `brokers_fts`,
+ * created by migration 0001). Moving to PostgreSQL means rewriting this module only.
+ */
+
+/** At most this many words of a query are searched; the rest of a 2,000-character paste is noise. */
+const MAX_TERMS = 12;
+
+/**
+ * Turns untrusted text into a safe FTS5 query: only runs of letters and digits survive, each
+ * quoted as a literal string (so AND, OR, NEAR, `-`, `:`, `*`, parentheses and quotes mean
+ * nothing), all required, the last one matched as a prefix. Undefined when nothing searchable
+ * remains (the caller then applies no text filter).
+ */
+export function toFtsQuery(text: string): string | undefined {
+  const terms = text.normalize("NFC").match(/[\p{L}\p{N}]+/gu)?.slice(0, MAX_TERMS);
+  if (!terms || terms.length === 0) return undefined;
+  return terms.map((term, i) => `"${term}"${i === terms.length - 1 ? "*" : ""}`).join(" ");
+}
+
+/** `brokers.id` is among the FTS matches for the query bound to `placeholder`. */
+export function matchesFullText(placeholder: string): SQL {
+  return sql`${brokers.id} IN (SELECT rowid FROM brokers_fts WHERE brokers_fts MATCH ${sql.placeholder(placeholder)})`;
+}

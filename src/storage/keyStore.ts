@@ -1,0 +1,118 @@
+import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { apiKeys, workspaces } from "../../db/schema.ts";
+import { displayPrefix, generateApiKey, hashApiKey } from "../auth/apiKeyFormat.ts";
+import { SCOPES, type Scope } from "../auth/scopes.ts";
+import type { DirectoryDb } from "./database.ts";
+
+export type StoredKey = typeof apiKeys.$inferSelect;
+export type KeyListing = Omit<StoredKey, "hash"> & { workspaceName: string };
+
+export interface NewKey {
+  workspace: string;
+  name?: string;
+  scopes?: Scope[];
+  rateLimitPerMinute?: number;
+  expiresAt?: number | null;
+  origins?: string[] | null;
+}
+
+export const DEFAULT_RATE_LIMIT = 100;
+/** lastUsedAt is written at most this often per key, so the read path is not a write path. */
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** API keys and the workspaces they belong to. Only SHA-256 hashes of keys are stored. */
+export class KeyStore {
+  private readonly byHash;
+  private readonly touch;
+
+  constructor(private readonly db: DirectoryDb) {
+    this.byHash = db.select().from(apiKeys).where(eq(apiKeys.hash, sql.placeholder("hash"))).prepare();
+    this.touch = db
+      .update(apiKeys)
+      .set({ lastUsedAt: sql`${sql.placeholder("now")}` })
+      .where(
+        and(
+          eq(apiKeys.id, sql.placeholder("id")),
+          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql.placeholder("staleBefore"))),
+        ),
+      )
+      .prepare();
+  }
+
+  /** Creates the key (and its workspace if new); returns the only copy of the full key. */
+  create(input: NewKey, now: number): { key: string; record: KeyListing } {
+    const key = generateApiKey();
+    const workspace = this.ensureWorkspace(input.workspace, now);
+    const record: StoredKey = {
+      id: `key_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
+      workspaceId: workspace.id,
+      name: input.name ?? "default",
+      displayPrefix: displayPrefix(key),
+      hash: hashApiKey(key),
+      scopes: input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [...SCOPES],
+      rateLimitPerMinute: input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT,
+      origins: input.origins && input.origins.length > 0 ? input.origins : null,
+      expiresAt: input.expiresAt ?? null,
+      revokedAt: null,
+      createdAt: now,
+      lastUsedAt: null,
+    };
+    this.db.insert(apiKeys).values(record).run();
+    const { hash: _hash, ...listing } = record;
+    return { key, record: { ...listing, workspaceName: workspace.name } };
+  }
+
+  findByHash(hash: string): StoredKey | undefined {
+    return this.byHash.get({ hash });
+  }
+
+  recordUse(id: string, now: number): void {
+    this.touch.run({ id, now, staleBefore: now - LAST_USED_PRECISION_MS });
+  }
+
+  list(): KeyListing[] {
+    return this.db
+      .select({
+        id: apiKeys.id,
+        workspaceId: apiKeys.workspaceId,
+        workspaceName: workspaces.name,
+        name: apiKeys.name,
+        displayPrefix: apiKeys.displayPrefix,
+        scopes: apiKeys.scopes,
+        rateLimitPerMinute: apiKeys.rateLimitPerMinute,
+        origins: apiKeys.origins,
+        expiresAt: apiKeys.expiresAt,
+        revokedAt: apiKeys.revokedAt,
+        createdAt: apiKeys.createdAt,
+        lastUsedAt: apiKeys.lastUsedAt,
+      })
+      .from(apiKeys)
+      .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+      .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
+      .all();
+  }
+
+  /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
+  revoke(id: string, now: number): boolean {
+    const found = this.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get();
+    if (!found) return false;
+    this.db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .run();
+    return true;
+  }
+
+  count(): number {
+    return this.db.select({ n: sql<number>`count(*)` }).from(apiKeys).get()?.n ?? 0;
+  }
+
+  private ensureWorkspace(name: string, now: number) {
+    const existing = this.db.select().from(workspaces).where(eq(workspaces.name, name)).get();
+    if (existing) return existing;
+    const workspace = { id: `ws_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, name, createdAt: now };
+    this.db.insert(workspaces).values(workspace).run();
+    return workspace;
+  }
+}
