@@ -1,5 +1,5 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from "lit";
-import { apiRequest } from "./api.ts";
+import { ApiError, apiRequest } from "./api.ts";
 import { BrokerElement, defineOnce, isAbort } from "./base.ts";
 import { QUOTE_LINES, toQuoteLine } from "./fields.ts";
 import { formatNumber } from "./format.ts";
@@ -135,8 +135,9 @@ export class BrokerDirectory extends BrokerElement {
         },
         signal: controller.signal,
       });
+      if (!Array.isArray(answer?.data)) throw new ApiError(502, "unexpected answer from /embed/brokers");
       this.brokers = answer.data;
-      this.total = answer.total;
+      this.total = typeof answer.total === "number" ? answer.total : answer.data.length;
       this.status = "ready";
       this.announce(
         this.brokers.length === 0

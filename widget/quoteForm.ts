@@ -162,6 +162,7 @@ export class BrokerQuoteForm extends BrokerElement {
     this.announce(this.t("gettingQuotes"));
     try {
       const answer = await apiRequest<{ data: QuoteResult }>(this.apiConfig(), "/embed/quotes", { method: "POST", body });
+      if (!Array.isArray(answer?.data?.quotes)) throw new ApiError(502, "unexpected answer from /embed/quotes");
       this.result = answer.data;
       this.phase = "results";
       this.leadOpen = false;

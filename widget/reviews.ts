@@ -1,5 +1,5 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from "lit";
-import { apiRequest } from "./api.ts";
+import { ApiError, apiRequest } from "./api.ts";
 import { BrokerElement, defineOnce, isAbort, SetupProblem } from "./base.ts";
 import { formatDate } from "./format.ts";
 import { ratingSummary, safeImageUrl, starRating } from "./stars.ts";
@@ -89,6 +89,7 @@ export class BrokerReviews extends BrokerElement {
         query: { broker: this.broker, limit: this.limit && this.limit > 0 ? Math.min(Math.floor(this.limit), 50) : undefined },
         signal: controller.signal,
       });
+      if (!answer?.data?.broker || !Array.isArray(answer.data.reviews)) throw new ApiError(502, "unexpected answer from /embed/reviews");
       this.summary = answer.data.broker;
       this.reviews = answer.data.reviews;
       this.status = "ready";

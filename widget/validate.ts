@@ -21,7 +21,8 @@ function parseWholeNumber(raw: string): number | undefined {
 export function parseField(rule: FieldRule, raw: string, t: Translate, lang: Lang): Parsed {
   const input = raw.trim();
   if (input === "") return rule.required ? fail(t("error.required")) : ok(undefined);
-  const n = (value: number) => formatNumber(lang, value);
+  // Like the server: years read better without a thousands separator, money with one.
+  const n = (value: number) => (Math.abs(value) < 10_000 ? String(value) : formatNumber(lang, value));
   switch (rule.kind) {
     case "int": {
       const value = parseWholeNumber(input);
