@@ -94,10 +94,10 @@ describe("apiRequest", () => {
   test("422 carries the issues; POST sends JSON with the bearer key", async () => {
     const fetch = mockFetch(json(422, { error: "Invalid quote", issues: [{ path: "details.driverAge", message: "is required" }] }));
     restore = fetch.restore;
-    const failure = await apiRequest({ base: "https://d.example/", key: "brk_1" }, "/embed/quotes", { method: "POST", body: { a: 1 } }).catch((e) => e);
+    const failure = await apiRequest({ base: "https://d.example/", key: "brk_1" }, "/embed/quotes", { method: "POST", body: { a: 1 } }).then(() => undefined, (e: unknown) => e as ApiError);
     expect(failure).toBeInstanceOf(ApiError);
-    expect(failure.status).toBe(422);
-    expect(failure.issues).toEqual([{ path: "details.driverAge", message: "is required" }]);
+    expect(failure?.status).toBe(422);
+    expect(failure?.issues).toEqual([{ path: "details.driverAge", message: "is required" }]);
     const call = fetch.calls[0]!;
     expect(call.url.href).toBe("https://d.example/api/v1/embed/quotes");
     expect(call.method).toBe("POST");
@@ -107,8 +107,8 @@ describe("apiRequest", () => {
 
   test("a non-JSON error body still gives an ApiError with the status", async () => {
     restore = mockFetch(new Response("<html>bad gateway</html>", { status: 502 })).restore;
-    const failure = await apiRequest({ base: "https://d.example", key: "k" }, "/embed/brokers").catch((e) => e);
+    const failure = await apiRequest({ base: "https://d.example", key: "k" }, "/embed/brokers").then(() => undefined, (e: unknown) => e as ApiError);
     expect(failure).toBeInstanceOf(ApiError);
-    expect(failure.status).toBe(502);
+    expect(failure?.status).toBe(502);
   });
 });
