@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { insertBroker, insertReview } from "../support/directoryFixtures.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+let server: TestServer;
+let key: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  key = await server.createKey({ rateLimitPerMinute: 1_000_000 });
+  const db = server.app.services.db;
+  insertBroker(db, { name: "Hidden Brokers", slug: "hidden-brokers", province: "ON", city: "Ottawa", published: false });
+  const id = insertBroker(db, {
+    name: "Two Office Brokers",
+    slug: "two-office-brokers",
+    province: "AB",
+    city: "Calgary",
+    insuranceLines: ["Auto", "Farm"],
+    otherOffices: [{ province: "SK", city: "Regina" }],
+  });
+  for (const rating of [5, 4, 4]) insertReview(db, { brokerId: id, rating });
+  insertReview(db, { brokerId: id, rating: 1, published: false });
+});
+afterAll(() => server.close());
+
+test("GET /api/v1/brokers/{slug} returns every detail field inside data", async () => {
+  const res = await server.request("/api/v1/brokers/two-office-brokers", { key });
+  expect(res.status).toBe(200);
+  const { data } = (await res.json()) as { data: Record<string, unknown> & { locations: Record<string, unknown>[] } };
+  expect(Object.keys(data).sort()).toEqual(
+    [
+      "id", "name", "slug", "description", "province", "city", "averageRating", "reviewCount", "phone", "email", "website",
+      "licenseNumber", "yearEstablished", "insuranceLines", "specialties", "languages", "locations", "rating", "createdAt", "updatedAt",
+    ].sort(),
+  );
+  expect(data.insuranceLines).toEqual(["Auto", "Farm"]);
+  expect(data.locations).toHaveLength(2);
+  expect(data.locations[0]).toMatchObject({ province: "AB", city: "Calgary", isPrimary: true });
+  expect(data.locations[1]).toMatchObject({ province: "SK", city: "Regina", isPrimary: false });
+  // Only the three published reviews count: (5 + 4 + 4) / 3.
+  expect(data.rating).toEqual({ average: 4.33, count: 3, distribution: { "1": 0, "2": 0, "3": 0, "4": 2, "5": 1 } });
+  expect(data.averageRating).toBe(4.33);
+  expect(data.reviewCount).toBe(3);
+  expect(data.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+});
+
+test("a demo broker's detail agrees with its list item", async () => {
+  const list = (await (await server.request("/api/v1/brokers?province=QC&limit=1", { key })).json()) as { data: Record<string, unknown>[] };
+  const item = list.data[0]!;
+  const { data } = (await (await server.request(`/api/v1/brokers/${item.slug}`, { key })).json()) as { data: Record<string, unknown> };
+  for (const field of ["id", "name", "slug", "description", "province", "city", "averageRating", "reviewCount"]) expect(data[field]).toEqual(item[field]);
+});
+
+test.each([["hidden-brokers"], ["no-such-broker"], ["%F0%9F%9A%97"], ["%E0%A4%A"]])("%s is a 404 with a JSON error", async (slug) => {
+  const res = await server.request(`/api/v1/brokers/${slug}`, { key });
+  expect(res.status).toBe(404);
+  const body = (await res.json()) as { error: string };
+  expect(typeof body.error).toBe("string");
+  expect(Object.keys(body)).toEqual(["error"]);
+});
+
+test("an unpublished broker's 404 says no published broker has the slug", async () => {
+  const body = (await (await server.request("/api/v1/brokers/hidden-brokers", { key })).json()) as { error: string };
+  expect(body.error).toBe('No published broker has the slug "hidden-brokers".');
+});
+
+test("a slug longer than 200 characters is a 422 naming slug", async () => {
+  const res = await server.request(`/api/v1/brokers/${"a".repeat(201)}`, { key });
+  expect(res.status).toBe(422);
+  expect(((await res.json()) as { error: string }).error).toBe("slug: must be at most 200 characters");
+});
