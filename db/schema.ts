@@ -133,3 +133,79 @@ export const meta = sqliteTable("meta", {
   key: text("key").primaryKey(),
   value: integer("value").notNull(),
 });
+
+/**
+ * The carrier catalogue (db/seed/carriers.json, seeded with the directory): the only carriers
+ * the quote engine prices. Slugs are stable ids; lines and provinces are small JSON arrays,
+ * read whole (30 rows) into a cache keyed on `directory_version`.
+ */
+export const carriers = sqliteTable("carriers", {
+  slug: text("slug").primaryKey(),
+  name: text("name").notNull().unique(),
+  /** Insurance lines it writes, as labels ("Auto", "Home"…). */
+  lines: text("lines", { mode: "json" }).$type<string[]>().notNull(),
+  /** Two-letter codes of the provinces and territories where it writes them. */
+  provinces: text("provinces", { mode: "json" }).$type<string[]>().notNull(),
+});
+
+/** A quote request of a workspace; its priced offers are in `quote_offers`. */
+export const quotes = sqliteTable(
+  "quotes",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** As the caller wrote it ("auto", "Auto"): echoed back unchanged. */
+    insuranceType: text("insurance_type").notNull(),
+    /** The line it resolved to: auto, home, condo, tenant, life, travel. */
+    line: text("line").notNull(),
+    province: text("province").notNull(),
+    postalCode: text("postal_code").notNull(),
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    source: text("source").notNull(),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("quotes_workspace_created").on(t.workspaceId, t.createdAt)],
+);
+
+/** One carrier's price for a quote. Money in integer cents; carrier name kept as quoted. */
+export const quoteOffers = sqliteTable(
+  "quote_offers",
+  {
+    quoteId: text("quote_id").notNull().references(() => quotes.id, { onDelete: "cascade" }),
+    /** 0-based rank, cheapest first. */
+    position: integer("position").notNull(),
+    carrierSlug: text("carrier_slug").notNull(),
+    carrierName: text("carrier_name").notNull(),
+    annualCents: integer("annual_cents").notNull(),
+    monthlyCents: integer("monthly_cents").notNull(),
+    coverage: text("coverage").notNull(),
+    deductible: integer("deductible").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.quoteId, t.position] })],
+);
+
+/** The workspace CRM: people who asked to be contacted. Personal data: never logged. */
+export const leads = sqliteTable(
+  "leads",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    /** E.164, +1XXXXXXXXXX. */
+    phone: text("phone").notNull(),
+    insuranceType: text("insurance_type").notNull(),
+    notes: text("notes"),
+    brokerSlug: text("broker_slug"),
+    quoteId: text("quote_id").references(() => quotes.id),
+    source: text("source").notNull(),
+    status: text("status").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  // Listing is newest first by (created_at, rowid); SQLite indexes carry the rowid already.
+  (t) => [
+    index("leads_workspace_created").on(t.workspaceId, t.createdAt),
+    index("leads_quote").on(t.quoteId),
+  ],
+);
