@@ -33,6 +33,14 @@ export function startApp(options: AppOptions): RunningApp {
   const services = createServices(db, log);
   const demo = options.demo ? ensureDemoData(services) : undefined;
   const server = startServer(services, { port: options.port, hostname: options.hostname });
+  // Off the start-up path: the server answers /healthz at once, and searches find the index built.
+  setTimeout(() => {
+    try {
+      services.brokers.warm();
+    } catch (error) {
+      log.warn("search index warm-up skipped", { error: error instanceof Error ? error.message : String(error) });
+    }
+  }, 0);
   const host = options.hostname === "0.0.0.0" || options.hostname === "::" ? "localhost" : options.hostname;
   return {
     server,

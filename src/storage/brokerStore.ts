@@ -1,11 +1,12 @@
-import { and, asc, count, desc, eq, exists, sql, type SQL } from "drizzle-orm";
-import { brokerLines, brokerLocations, brokers, meta, reviews } from "../../db/schema.ts";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { brokerLocations, brokers, meta, reviews } from "../../db/schema.ts";
 import { abbreviateAuthorName } from "../domain/authorName.ts";
 import type { ProvinceCode } from "../domain/provinces.ts";
 import type { BrokerDetail, BrokerListItem } from "../schemas/broker.ts";
 import type { Review } from "../schemas/review.ts";
 import type { DirectoryDb } from "./database.ts";
-import { matchesFullText, toFtsQuery } from "./fullTextSearch.ts";
+import { toFtsQuery } from "./fullTextSearch.ts";
+import { SearchIndex } from "./searchIndex.ts";
 import { VersionedCache } from "./versionedCache.ts";
 
 export interface BrokerFilter {
@@ -45,7 +46,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * directory version changes.
  */
 export class BrokerStore {
-  private readonly searches = new Map<string, { page: ReturnType<BrokerStore["pageQuery"]>; total: ReturnType<BrokerStore["totalQuery"]> }>();
+  private readonly index: SearchIndex;
+  private readonly listByIds;
   private readonly cache = new VersionedCache<unknown>(5_000);
   private readonly versionQuery;
   private readonly bySlug;
@@ -53,7 +55,13 @@ export class BrokerStore {
   private readonly locationsOf;
   private readonly reviewPage;
 
-  constructor(private readonly db: DirectoryDb) {
+  constructor(db: DirectoryDb) {
+    this.index = new SearchIndex(db);
+    this.listByIds = db
+      .select(listColumns)
+      .from(brokers)
+      .where(inArray(brokers.id, sql`(SELECT value FROM json_each(${sql.placeholder("ids")}))`))
+      .prepare();
     this.versionQuery = db.select({ value: meta.value }).from(meta).where(eq(meta.key, "directory_version")).prepare();
     this.bySlug = db
       .select()
@@ -87,22 +95,26 @@ export class BrokerStore {
   }
 
   search(filter: BrokerFilter, page: number, limit: number): { items: BrokerListItem[]; total: number } {
-    const fts = filter.q === undefined ? undefined : toFtsQuery(filter.q);
-    const params = {
+    const indexFilter = {
       province: filter.province,
       city: filter.city,
       line: filter.insuranceType,
-      fts,
+      fts: filter.q === undefined ? undefined : toFtsQuery(filter.q),
     };
-    const cacheKey = `search|${params.province ?? ""}|${params.city ?? ""}|${params.line ?? ""}|${fts ?? ""}|${page}|${limit}`;
-    return this.cached(cacheKey, () => {
-      const statements = this.searchStatements(params);
-      const bound = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
-      const total = statements.total.get(bound)?.n ?? 0;
-      const offset = (page - 1) * limit;
-      const items = offset >= total ? [] : (statements.page.all({ ...bound, limit, offset }) as BrokerListItem[]);
+    const key = `search|${indexFilter.province ?? ""}|${indexFilter.city ?? ""}|${indexFilter.line ?? ""}|${indexFilter.fts ?? ""}|${page}|${limit}`;
+    const version = this.version();
+    return this.cache.get(key, version, () => {
+      const { ids, total } = this.index.search(indexFilter, (page - 1) * limit, limit, version);
+      if (ids.length === 0) return { items: [], total };
+      const rows = new Map(this.listByIds.all({ ids: JSON.stringify(ids) }).map((row) => [row.id, row]));
+      const items = ids.map((id) => rows.get(id)).filter((row) => row !== undefined) as BrokerListItem[];
       return { items, total };
-    });
+    }) as { items: BrokerListItem[]; total: number };
+  }
+
+  /** Prepares the search index ahead of the first request. */
+  warm(): void {
+    this.index.warm(this.version());
   }
 
   findBySlug(slug: string): BrokerDetail | undefined {
@@ -171,64 +183,5 @@ export class BrokerStore {
 
   private cached<T>(key: string, compute: () => T): T {
     return this.cache.get(key, this.version(), compute) as T;
-  }
-
-  private searchStatements(params: { province?: string; city?: string; line?: string; fts?: string }) {
-    const shape = `${+!!params.province}${+!!params.city}${+!!params.line}${+!!params.fts}`;
-    let statements = this.searches.get(shape);
-    if (!statements) {
-      const where = this.searchConditions(params);
-      statements = { page: this.pageQuery(where), total: this.totalQuery(where) };
-      this.searches.set(shape, statements);
-    }
-    return statements;
-  }
-
-  private searchConditions(params: { province?: string; city?: string; line?: string; fts?: string }): SQL | undefined {
-    const conditions: (SQL | undefined)[] = [eq(brokers.published, true)];
-    if (params.province || params.city) {
-      // A broker matches a place when any of its offices is there.
-      conditions.push(
-        exists(
-          this.db
-            .select({ one: sql`1` })
-            .from(brokerLocations)
-            .where(
-              and(
-                eq(brokerLocations.brokerId, brokers.id),
-                params.province ? eq(brokerLocations.province, sql.placeholder("province")) : undefined,
-                params.city ? eq(brokerLocations.cityKey, sql.placeholder("city")) : undefined,
-              ),
-            ),
-        ),
-      );
-    }
-    if (params.line) {
-      conditions.push(
-        exists(
-          this.db
-            .select({ one: sql`1` })
-            .from(brokerLines)
-            .where(and(eq(brokerLines.brokerId, brokers.id), eq(brokerLines.lineKey, sql.placeholder("line")))),
-        ),
-      );
-    }
-    if (params.fts) conditions.push(matchesFullText("fts"));
-    return and(...conditions);
-  }
-
-  private pageQuery(where: SQL | undefined) {
-    return this.db
-      .select(listColumns)
-      .from(brokers)
-      .where(where)
-      .orderBy(asc(brokers.sortName), asc(brokers.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare();
-  }
-
-  private totalQuery(where: SQL | undefined) {
-    return this.db.select({ n: count() }).from(brokers).where(where).prepare();
   }
 }

@@ -1,5 +1,5 @@
-import { sql, type SQL } from "drizzle-orm";
-import { brokers } from "../../db/schema.ts";
+import { sql } from "drizzle-orm";
+import type { DirectoryDb } from "./database.ts";
 
 /**
  * Everything SQLite-specific about full-text search lives here (FTS5 table `brokers_fts`,
@@ -21,7 +21,7 @@ export function toFtsQuery(text: string): string | undefined {
   return terms.map((term, i) => `"${term}"${i === terms.length - 1 ? "*" : ""}`).join(" ");
 }
 
-/** `brokers.id` is among the FTS matches for the query bound to `placeholder`. */
-export function matchesFullText(placeholder: string): SQL {
-  return sql`${brokers.id} IN (SELECT rowid FROM brokers_fts WHERE brokers_fts MATCH ${sql.placeholder(placeholder)})`;
+/** The ids (rowids) of the brokers whose name or description matches a toFtsQuery query. */
+export function fullTextMatches(db: DirectoryDb, ftsQuery: string): { id: number }[] {
+  return db.all<{ id: number }>(sql`SELECT rowid AS id FROM brokers_fts WHERE brokers_fts MATCH ${ftsQuery}`);
 }
