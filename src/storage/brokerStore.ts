@@ -54,6 +54,9 @@ export class BrokerStore {
   private readonly byId;
   private readonly locationsOf;
   private readonly reviewPage;
+  private readonly publishedAfter;
+  private readonly locationsInIdRange;
+  private readonly publishedCount;
 
   constructor(db: DirectoryDb) {
     this.index = new SearchIndex(db);
@@ -87,6 +90,20 @@ export class BrokerStore {
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
       .prepare();
+    this.publishedAfter = db
+      .select()
+      .from(brokers)
+      .where(and(sql`${brokers.id} > ${sql.placeholder("after")}`, eq(brokers.published, true)))
+      .orderBy(asc(brokers.id))
+      .limit(sql.placeholder("limit"))
+      .prepare();
+    this.locationsInIdRange = db
+      .select()
+      .from(brokerLocations)
+      .where(sql`${brokerLocations.brokerId} between ${sql.placeholder("first")} and ${sql.placeholder("last")}`)
+      .orderBy(asc(brokerLocations.brokerId), desc(brokerLocations.isPrimary), asc(brokerLocations.id))
+      .prepare();
+    this.publishedCount = db.select({ n: sql<number>`count(*)` }).from(brokers).where(eq(brokers.published, true)).prepare();
   }
 
   /** Changes whenever anything in the directory is written (see migration 0001). */
@@ -121,45 +138,37 @@ export class BrokerStore {
     return this.cached(`slug|${slug}`, () => {
       const row = this.bySlug.get({ slug });
       if (!row) return undefined;
-      const locations = this.locationsOf.all({ brokerId: row.id });
-      const detail: BrokerDetail = {
-        id: row.id,
-        name: row.name,
-        slug: row.slug,
-        description: row.description,
-        province: row.province as ProvinceCode,
-        city: row.city,
-        averageRating: row.averageRating,
-        reviewCount: row.reviewCount,
-        phone: row.phone,
-        email: row.email,
-        website: row.website,
-        licenseNumber: row.licenseNumber,
-        yearEstablished: row.yearEstablished,
-        insuranceLines: row.insuranceLines,
-        specialties: row.specialties,
-        languages: row.languages,
-        locations: locations.map((l) => ({
-          id: l.id,
-          address: l.address,
-          city: l.city,
-          province: l.province as ProvinceCode,
-          postalCode: l.postalCode,
-          phone: l.phone,
-          latitude: l.latitude,
-          longitude: l.longitude,
-          isPrimary: l.isPrimary,
-        })),
-        rating: {
-          average: row.averageRating,
-          count: row.reviewCount,
-          distribution: { "1": row.rating1, "2": row.rating2, "3": row.rating3, "4": row.rating4, "5": row.rating5 },
-        },
-        createdAt: iso(row.createdAt),
-        updatedAt: iso(row.updatedAt),
-      };
-      return detail;
+      return toBrokerDetail(row, this.locationsOf.all({ brokerId: row.id }));
     });
+  }
+
+  countPublished(): number {
+    return this.cached("count-published", () => this.publishedCount.get()?.n ?? 0);
+  }
+
+  /**
+   * The whole published directory as broker details, `chunkSize` brokers at a time in id
+   * order, for exports that must not hold it all in memory. Two prepared queries per chunk
+   * (brokers after the last id seen, then their offices by id range), never one per broker.
+   * Each broker appears once even if the directory changes between chunks.
+   */
+  *publishedDetailChunks(chunkSize = 250): Generator<BrokerDetail[]> {
+    let after = 0;
+    for (;;) {
+      const rows = this.publishedAfter.all({ after, limit: chunkSize });
+      if (rows.length === 0) return;
+      const first = rows[0]!.id;
+      const last = rows.at(-1)!.id;
+      const officesByBroker = new Map<number, LocationRow[]>();
+      for (const office of this.locationsInIdRange.all({ first, last })) {
+        const list = officesByBroker.get(office.brokerId);
+        if (list) list.push(office);
+        else officesByBroker.set(office.brokerId, [office]);
+      }
+      yield rows.map((row) => toBrokerDetail(row, officesByBroker.get(row.id) ?? []));
+      if (rows.length < chunkSize) return;
+      after = last;
+    }
   }
 
   findById(id: number): PublishedBroker | undefined {
@@ -184,4 +193,47 @@ export class BrokerStore {
   private cached<T>(key: string, compute: () => T): T {
     return this.cache.get(key, this.version(), compute) as T;
   }
+}
+
+type BrokerRow = typeof brokers.$inferSelect;
+type LocationRow = typeof brokerLocations.$inferSelect;
+
+/** A broker row and its offices (primary first) as the public detail shape. */
+function toBrokerDetail(row: BrokerRow, locations: readonly LocationRow[]): BrokerDetail {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    province: row.province as ProvinceCode,
+    city: row.city,
+    averageRating: row.averageRating,
+    reviewCount: row.reviewCount,
+    phone: row.phone,
+    email: row.email,
+    website: row.website,
+    licenseNumber: row.licenseNumber,
+    yearEstablished: row.yearEstablished,
+    insuranceLines: row.insuranceLines,
+    specialties: row.specialties,
+    languages: row.languages,
+    locations: locations.map((l) => ({
+      id: l.id,
+      address: l.address,
+      city: l.city,
+      province: l.province as ProvinceCode,
+      postalCode: l.postalCode,
+      phone: l.phone,
+      latitude: l.latitude,
+      longitude: l.longitude,
+      isPrimary: l.isPrimary,
+    })),
+    rating: {
+      average: row.averageRating,
+      count: row.reviewCount,
+      distribution: { "1": row.rating1, "2": row.rating2, "3": row.rating3, "4": row.rating4, "5": row.rating5 },
+    },
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
 }
