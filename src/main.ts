@@ -1,10 +1,13 @@
 #!/usr/bin/env bun
 import { ConfigError } from "./config.ts";
+import { backupCommand } from "./cli/backupCommand.ts";
 import { UsageError } from "./cli/cliSupport.ts";
 import { keysCommand } from "./cli/keysCommand.ts";
 import { migrateCommand } from "./cli/migrateCommand.ts";
+import { restoreCommand } from "./cli/restoreCommand.ts";
 import { seedCommand } from "./cli/seedCommand.ts";
 import { serveCommand } from "./cli/serveCommand.ts";
+import { BackupError } from "./ops/backup.ts";
 import { SchemaTooNewError } from "./storage/migrate.ts";
 
 const HELP = `Broker Directory: Canada's insurance brokers over REST, MCP and an embeddable widget.
@@ -16,6 +19,8 @@ Commands:
   migrate   Apply pending database migrations
   seed      Replace the directory with generated demo data
   keys      Create, list and revoke API keys
+  backup    Copy the live database to a new file while it serves
+  restore   Put a backup in place of the database (server stopped)
 
 Run 'broker-directory <command> --help' for a command's options.`;
 
@@ -24,6 +29,8 @@ const commands: Record<string, (args: string[], env: Record<string, string | und
   migrate: migrateCommand,
   seed: seedCommand,
   keys: keysCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -45,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`Error: ${error.message}`);
       return 2;
     }
-    if (error instanceof SchemaTooNewError) {
+    if (error instanceof SchemaTooNewError || error instanceof BackupError) {
       console.error(`Error: ${error.message}`);
       return 1;
     }

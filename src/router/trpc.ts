@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
+import { formatTrpcError } from "../adapters/trpc/errorFormatter.ts";
 import type { Principal, Surface } from "../auth/admitRequest.ts";
 import type { Scope } from "../auth/scopes.ts";
 import type { Services } from "../services.ts";
@@ -19,7 +20,9 @@ export interface Meta {
   scope?: Scope;
 }
 
-const t = initTRPC.context<Context>().meta<Meta>().create({ transformer: superjson });
+// isDev false: tRPC would otherwise put stack traces in error responses unless NODE_ENV is
+// "production". The formatter words errors as the REST surface does (see errorFormatter.ts).
+const t = initTRPC.context<Context>().meta<Meta>().create({ transformer: superjson, isDev: false, errorFormatter: formatTrpcError });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

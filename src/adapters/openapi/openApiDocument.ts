@@ -1,0 +1,185 @@
+import packageJson from "../../../package.json" with { type: "json" };
+import { SCOPE_DESCRIPTIONS, SCOPES } from "../../auth/scopes.ts";
+import { MAX_BODY_BYTES } from "../http/readJsonBody.ts";
+import type { RestRoute } from "../rest/restRoute.ts";
+import { toOpenApiSchema, type JsonSchema } from "./jsonSchema.ts";
+
+export type OpenApiDocument = JsonSchema & { openapi: "3.1.0"; paths: Record<string, Record<string, JsonSchema>> };
+
+const ERROR_RESPONSES: Record<string, { description: string }> = {
+  "401": { description: "Missing, malformed, unknown, revoked or expired API key" },
+  "403": { description: "The key lacks the route's scope, or an embed key is used off its surface or origins" },
+  "404": { description: "Nothing has that identifier" },
+  "413": { description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB` },
+  "415": { description: "The body is not sent as application/json" },
+  "422": { description: "Invalid input: `error` says what to fix, `issues` lists each field" },
+  "429": { description: "The key's rate limit is exhausted; retry after Retry-After seconds" },
+  "500": { description: "A fault of ours; the detail is in the server log under the request id" },
+};
+
+const RATE_HEADERS = {
+  "RateLimit-Limit": { description: "Requests allowed per minute for this key", schema: { type: "integer" } },
+  "RateLimit-Remaining": { description: "Requests left in the current window", schema: { type: "integer" } },
+  "RateLimit-Reset": { description: "Seconds until the window resets", schema: { type: "integer" } },
+  "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" },
+};
+
+/**
+ * The OpenAPI 3.1 description of /api/v1, written from the REST route table and the same zod
+ * schemas the procedures validate with: a route added to the table is documented with no
+ * further step. Path parameters come from `:name` segments, query parameters (routes without
+ * a body) and request bodies (routes with one) from the input schema.
+ */
+export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: string): OpenApiDocument {
+  const schemas: Record<string, JsonSchema> = { Error: ERROR_SCHEMA };
+  const paths: OpenApiDocument["paths"] = {};
+  const operationIds = new Set<string>();
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+    const operationId = uniqueId(operationIdFor(route), operationIds);
+    (paths[path] ??= {})[route.method.toLowerCase()] = operationFor(route, operationId, schemas);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Broker Directory API",
+      version: packageJson.version,
+      summary: "Canada's insurance brokers: search, profiles, reviews, quotes and leads.",
+      description:
+        "Every request carries an API key: `Authorization: Bearer brk_…`. Each operation names the scope it needs. " +
+        "Errors are JSON `{\"error\": \"…\"}`, with `issues` (one per field) for invalid input. " +
+        "Every response carries `X-Request-Id` (send your own, 1–128 of `A-Za-z0-9._:-`, to have it echoed).",
+    },
+    servers: [{ url: serverUrl }],
+    tags: [...new Set(routes.map(tagOf))].map((name) => ({ name })),
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "brk_…",
+          description:
+            "An API key from `broker-directory keys create`. Scopes (a key created without --scopes holds all):\n\n" +
+            SCOPES.map((s) => `- \`${s}\`: ${SCOPE_DESCRIPTIONS[s]}`).join("\n") +
+            "\n\nKeys with an origins list are browser embed keys: they work only on /api/v1/embed/* from those origins.",
+        },
+      },
+      headers: {
+        "X-Request-Id": { description: "The request's id: yours when sane, else a new UUID; quote it when reporting a problem", schema: { type: "string" } },
+      },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_RESPONSES).map(([status, { description }]) => [
+          `Error${status}`,
+          {
+            description,
+            headers: status === "429" ? { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } : undefined,
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+          },
+        ]),
+      ),
+    },
+  };
+}
+
+const ERROR_SCHEMA: JsonSchema = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: { type: "string", description: "What went wrong and how to fix it" },
+    issues: {
+      type: "array",
+      description: "For invalid input: one entry per problem",
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: {
+          path: { type: "string", description: 'Dot-joined field path, e.g. "details.driverAge" ("" for the whole input)' },
+          message: { type: "string" },
+        },
+      },
+    },
+  },
+};
+
+function operationFor(route: RestRoute, operationId: string, schemas: Record<string, JsonSchema>): JsonSchema {
+  const pathParams = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+  const input = toOpenApiSchema(route.input, "input", `${capitalize(operationId)}Input`, schemas);
+  const output = toOpenApiSchema(route.output, "output", `${capitalize(operationId)}Output`, schemas);
+  const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((input.required ?? []) as string[]);
+
+  const parameters: JsonSchema[] = pathParams.map((name) => parameter(name, "path", true, properties[name] ?? { type: "string" }));
+  let requestBody: JsonSchema | undefined;
+  if (route.body) {
+    const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !pathParams.includes(name)));
+    const body = input.properties ? { ...input, properties: bodyProperties, required: [...required].filter((n) => !pathParams.includes(n)) } : input;
+    requestBody = { required: true, content: { "application/json": { schema: body } } };
+  } else {
+    for (const [name, schema] of Object.entries(properties)) {
+      if (!pathParams.includes(name)) parameters.push(parameter(name, "query", required.has(name), schema));
+    }
+  }
+
+  const status = String(route.status ?? 200);
+  const errors = ["401", "403", "422", "429", "500"];
+  if (pathParams.length > 0 || route.body) errors.push("404");
+  if (route.body) errors.push("413", "415");
+  const embedNote = route.surface === "embed"
+    ? " Callable from a browser with an embed key (origins list) from one of its origins; answers CORS preflight."
+    : "";
+  return {
+    operationId,
+    summary: route.summary,
+    description: `Requires the \`${route.scope}\` scope.${embedNote}`,
+    tags: [tagOf(route)],
+    security: [{ bearerAuth: [route.scope] }],
+    "x-scope": route.scope,
+    "x-surface": route.surface,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: {
+      [status]: {
+        description: route.summary,
+        headers: RATE_HEADERS,
+        content: {
+          "application/json": {
+            schema: route.envelope === "data" ? { type: "object", required: ["data"], properties: { data: output } } : output,
+          },
+        },
+      },
+      ...Object.fromEntries(errors.sort().map((code) => [code, { $ref: `#/components/responses/Error${code}` }])),
+    },
+  };
+}
+
+function parameter(name: string, where: "path" | "query", required: boolean, schema: JsonSchema): JsonSchema {
+  const { description, ...rest } = schema;
+  return { name, in: where, required, ...(typeof description === "string" ? { description } : {}), schema: rest };
+}
+
+/** GET /api/v1/brokers/:slug → getBrokersBySlug; POST /api/v1/embed/quotes → postEmbedQuotes. */
+function operationIdFor(route: RestRoute): string {
+  const words = route.path
+    .replace(/^\/api\/v1\/?/, "")
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith(":") ? `By${capitalize(segment.slice(1))}` : capitalize(camel(segment))));
+  return route.method.toLowerCase() + words.join("");
+}
+
+function uniqueId(id: string, taken: Set<string>): string {
+  let candidate = id;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${id}${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+function tagOf(route: RestRoute): string {
+  return route.path.replace(/^\/api\/v1\/?/, "").split("/")[0] || "api";
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const camel = (s: string) => s.replace(/[-_.]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());

@@ -1,0 +1,95 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { admitRequest, type Admission, type Principal } from "../../auth/admitRequest.ts";
+import type { RateDecision } from "../../auth/rateLimiter.ts";
+import { appRouter } from "../../router/appRouter.ts";
+import type { Context } from "../../router/trpc.ts";
+import type { Services } from "../../services.ts";
+import { toPublicError } from "../errorVocabulary.ts";
+import { MAX_BODY_BYTES } from "../http/readJsonBody.ts";
+import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
+import type { RequestInfo } from "../http/requestInfo.ts";
+
+export const TRPC_ENDPOINT = "/trpc";
+/** Calls in one batch at most; each call counts against the key's rate limit. */
+export const MAX_TRPC_BATCH = 10;
+
+/**
+ * POST/GET /trpc/*: the router itself, over tRPC's fetch adapter (superjson is configured on
+ * the router). The request passes the same gate as every surface; a batch of N calls is
+ * admitted N times, so batching never stretches a key's rate limit.
+ */
+export function createTrpcHandler(services: Services) {
+  const procedures = new Set(Object.keys(appRouter._def.procedures));
+
+  return async function handleTrpc(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+    info.route = routeLabel(url.pathname, procedures);
+    // The fetch adapter has no body limit of its own; Bun caps bodies at 1 MiB, we at 64 KiB.
+    if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) {
+      return trpcErrorResponse(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+    }
+    let rate: RateDecision | undefined;
+    let refusedUnauthenticated = false;
+
+    const response = await fetchRequestHandler({
+      endpoint: TRPC_ENDPOINT,
+      req: request,
+      router: appRouter,
+      maxBatchSize: MAX_TRPC_BATCH,
+      async createContext({ info: call }): Promise<Context> {
+        let principal: Principal | undefined;
+        for (let i = 0; i < Math.max(1, call.calls.length); i++) {
+          const admission: Admission = await admitRequest(services, {
+            authorization: request.headers.get("authorization"),
+            origin: request.headers.get("origin"),
+            surface: "trpc",
+          });
+          rate = admission.rate ?? rate;
+          if (!admission.ok) {
+            refusedUnauthenticated = admission.error.code === "UNAUTHORIZED";
+            throw admission.error;
+          }
+          principal = admission.principal;
+        }
+        info.keyId = principal?.keyId;
+        return { services, principal: principal ?? null, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl };
+      },
+      responseMeta() {
+        const headers: Record<string, string> = rateLimitHeaders(rate);
+        if (refusedUnauthenticated) headers["WWW-Authenticate"] = 'Bearer realm="broker-directory"';
+        return { headers };
+      },
+      onError({ error, path, type }) {
+        // Expected refusals (auth, validation, not found) are the caller's business; only our
+        // own faults are logged, with the detail the caller never sees.
+        if (!toPublicError(error).internal) return;
+        services.log.error("procedure failed", {
+          requestId: info.requestId,
+          route: info.route,
+          procedure: path,
+          type,
+          error: `${error.name}: ${error.message}`,
+          cause: error.cause instanceof Error ? error.cause.stack : undefined,
+        });
+      },
+    });
+    return response;
+  };
+}
+
+/** tRPC's error envelope (superjson-wrapped) for a refusal made before the router runs. */
+function trpcErrorResponse(status: number, code: TRPC_ERROR_CODE_KEY, message: string): Response {
+  const body = { error: { json: { message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: status } } } };
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+/**
+ * The access-log and metrics label of a tRPC request: the procedure path when it names one
+ * procedure of the router, else a fixed word (a batch, or a path nobody defined), so labels
+ * stay a small fixed set whatever a client sends.
+ */
+function routeLabel(pathname: string, procedures: ReadonlySet<string>): string {
+  const rest = pathname.slice(TRPC_ENDPOINT.length + 1);
+  if (rest.includes(",")) return `${TRPC_ENDPOINT}/(batch)`;
+  return procedures.has(rest) ? `${TRPC_ENDPOINT}/${rest}` : `${TRPC_ENDPOINT}/(unknown)`;
+}

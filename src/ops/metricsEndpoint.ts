@@ -1,0 +1,47 @@
+import type { DirectoryDb } from "../storage/database.ts";
+import { errorResponse } from "../adapters/http/json.ts";
+import { databaseBytes } from "./databaseSize.ts";
+import type { HttpMetrics } from "./httpMetrics.ts";
+import { decideMetricsAccess } from "./metricsAccess.ts";
+
+export interface MetricsEndpointOptions {
+  metrics: HttpMetrics;
+  db: DirectoryDb;
+  /** METRICS_TOKEN: lets a remote scraper in with `Authorization: Bearer <token>`. */
+  token: string | undefined;
+}
+
+const STARTED_AT_SECONDS = Math.floor(Date.now() / 1000);
+
+/** GET /metrics: the request metrics plus a few gauges read at scrape time. */
+export function createMetricsEndpoint({ metrics, db, token }: MetricsEndpointOptions) {
+  return function serveMetrics(request: Request, remoteAddress: string | undefined): Response {
+    const access = decideMetricsAccess({
+      remoteAddress,
+      authorization: request.headers.get("authorization"),
+      forwarded: request.headers.has("x-forwarded-for") || request.headers.has("forwarded"),
+      token,
+    });
+    if (!access.allowed) {
+      const headers: Record<string, string> = access.status === 401 ? { "WWW-Authenticate": 'Bearer realm="metrics"' } : {};
+      return errorResponse(access.status, access.message, headers);
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return errorResponse(405, `${request.method} is not allowed on /metrics; use GET.`, { Allow: "GET, HEAD" });
+    }
+    const gauges = [
+      "# HELP broker_directory_database_bytes Size of the SQLite database on disk (main file plus write-ahead log).",
+      "# TYPE broker_directory_database_bytes gauge",
+      `broker_directory_database_bytes ${databaseBytes(db.$client)}`,
+      "# HELP process_resident_memory_bytes Resident memory of the server process.",
+      "# TYPE process_resident_memory_bytes gauge",
+      `process_resident_memory_bytes ${process.memoryUsage.rss()}`,
+      "# HELP process_start_time_seconds Start time of the process since the Unix epoch.",
+      "# TYPE process_start_time_seconds gauge",
+      `process_start_time_seconds ${STARTED_AT_SECONDS}`,
+    ];
+    return new Response(metrics.render() + gauges.join("\n") + "\n", {
+      headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  };
+}
