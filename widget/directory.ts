@@ -213,7 +213,7 @@ export class BrokerDirectory extends BrokerElement {
             <h3 class="name" part="card-name">
               <a href=${href} part="card-link" @click=${(e: MouseEvent) => this.onSelect(e, broker, href)}>${broker.name}</a>
             </h3>
-            <span class="muted">${broker.city}, ${broker.province}</span>
+            <span class="muted" part="card-place">${broker.city}, ${broker.province}</span>
           </div>
         </div>
         <div class="rating" part="rating">

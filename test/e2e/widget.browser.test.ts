@@ -1,0 +1,190 @@
+/**
+ * The widget end to end: the REAL server (test/support/server.ts, demo data loaded), a
+ * partner page on another origin embedding widget.js with each data-type, and Debian's
+ * headless Chromium. Screenshots land in test-output/e2e/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { launchChromium } from "./browser.ts";
+import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
+
+const OUTPUT = join(import.meta.dir, "../../test-output/e2e");
+const EMBED_SCOPES = ["brokers:read", "reviews:read", "quotes:write", "leads:write"] as const;
+
+let server: TestServer;
+let partner: PartnerSite;
+let browser: Browser;
+let reviewedBroker: string;
+
+async function firstReviewedBroker(key: string, origin: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/v1/embed/brokers?limit=50`, { headers: { Authorization: `Bearer ${key}`, Origin: origin } });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { data: { slug: string; reviewCount: number }[] };
+  const broker = body.data.find((b) => b.reviewCount > 0);
+  if (!broker) throw new Error("the demo data has no broker with reviews in the first 50");
+  return broker.slug;
+}
+
+beforeAll(async () => {
+  mkdirSync(OUTPUT, { recursive: true });
+  server = await startTestServer();
+  // The partner origin must exist before the key that allows it: start it with a page table
+  // filled in afterwards.
+  const pages: Parameters<typeof startPartnerSite>[1] = {};
+  partner = startPartnerSite(server.url, pages);
+  const key = await server.createKey({ workspace: "partner", origins: [partner.origin], scopes: [...EMBED_SCOPES] });
+  const otherSiteKey = await server.createKey({ workspace: "partner", origins: ["https://somewhere-else.example"], scopes: [...EMBED_SCOPES] });
+  reviewedBroker = await firstReviewedBroker(key, partner.origin);
+  Object.assign(pages, {
+    "/quote": { widgets: [{ type: "quote", key, attributes: { province: "ON" } }] },
+    "/directory": { widgets: [{ type: "directory", key, attributes: { limit: "6", theme: "light" } }] },
+    "/reviews": { widgets: [{ type: "reviews", key, attributes: { broker: reviewedBroker } }] },
+    "/all-dark-fr": {
+      lang: "fr-CA",
+      background: "#0b0d10",
+      widgets: [
+        { type: "quote", key, attributes: { theme: "dark" } },
+        { type: "directory", key, attributes: { theme: "dark", limit: "2" } },
+        { type: "reviews", key, attributes: { theme: "dark", broker: reviewedBroker, limit: "2" } },
+      ],
+    },
+    "/wrong-origin": { widgets: [{ type: "directory", key: otherSiteKey }] },
+    "/bad-key": { widgets: [{ type: "directory", key: "brk_not_a_real_key" }] },
+  });
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await partner?.stop();
+  await server?.close();
+});
+
+async function openPage(path: string, width = 900): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  // Fail a step well before the test's own timeout: a timed-out bun test kills the browser.
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    const seen: { type: string; detail: unknown }[] = [];
+    (window as unknown as { __events: typeof seen }).__events = seen;
+    for (const type of ["broker-widget:quote", "broker-widget:lead", "broker-widget:select"]) {
+      document.addEventListener(type, (e) => seen.push({ type, detail: (e as CustomEvent).detail }));
+    }
+  });
+  await page.goto(`${partner.origin}${path}`);
+  return { page, errors };
+}
+
+const events = (page: Page) => page.evaluate(() => (window as unknown as { __events: { type: string; detail: unknown }[] }).__events);
+
+describe("widget.js on a partner page (another origin) against the real server", () => {
+  test("quote: fill the Auto form, get quotes, ask a broker to call", async () => {
+    const { page, errors } = await openPage("/quote");
+    await page.getByLabel("Postal code").fill("M5V 3L9");
+    await page.getByLabel("Vehicle model year").fill("2021");
+    await page.getByLabel("Vehicle make").fill("Toyota");
+    await page.getByLabel("Vehicle model", { exact: true }).fill("RAV4");
+    await page.getByLabel("Driver's age").fill("38");
+    await page.getByLabel("No at-fault claims").selectOption("yes");
+    await page.getByRole("button", { name: "Get my quotes" }).click();
+    const quotes = page.locator("broker-quote-form [part=quote]");
+    await quotes.first().waitFor({ timeout: 10_000 });
+    expect(await quotes.count()).toBeGreaterThan(0);
+    expect(await quotes.first().textContent()).toMatch(/\$[\d,]+\.\d{2}\/month/);
+    await page.locator("broker-quote-form").screenshot({ path: join(OUTPUT, "quote.png") });
+    const quoteEvent = (await events(page)).find((e) => e.type === "broker-widget:quote");
+    expect(quoteEvent?.detail).toMatchObject({ insuranceType: expect.any(String), quoteId: expect.anything() });
+
+    await page.getByRole("button", { name: "Have a broker contact me" }).click();
+    await page.getByLabel("Full name").fill("Ada Lovelace");
+    await page.getByLabel("Email").fill("ada@example.com");
+    await page.getByLabel("Phone").fill("416-555-0123");
+    await page.getByRole("button", { name: "Send my request" }).click();
+    expect(await page.locator("broker-quote-form [part=lead-done]").textContent()).toContain("A broker will contact you soon");
+    expect((await events(page)).some((e) => e.type === "broker-widget:lead")).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("quote: the server's rules show up client-side before any request", async () => {
+    const { page } = await openPage("/quote");
+    await page.getByLabel("Postal code").fill("H2X 1Y4"); // Quebec code, Ontario chosen
+    await page.getByRole("button", { name: "Get my quotes" }).click();
+    expect(await page.locator("broker-quote-form [part=error]").first().textContent()).toBe("This postal code is not in Ontario.");
+    await page.close();
+  }, 30_000);
+
+  test("directory: broker cards with photo, stars and lines; partner CSS does not leak in", async () => {
+    const { page, errors } = await openPage("/directory");
+    const cards = page.locator("broker-directory [part=card]");
+    await cards.first().waitFor({ timeout: 10_000 });
+    expect(await cards.count()).toBeGreaterThan(0);
+    expect(await cards.count()).toBeLessThanOrEqual(6);
+    const first = cards.first();
+    expect(await first.locator("img").getAttribute("src")).toMatch(/^https?:\/\//);
+    expect(await first.locator("a").getAttribute("href")).toMatch(/^#[a-z0-9-]+$/);
+    const color = await page.locator("broker-directory select").first().evaluate((el) => getComputedStyle(el).color);
+    expect(color).not.toBe("rgb(204, 0, 0)");
+    await page.locator("broker-directory").screenshot({ path: join(OUTPUT, "directory.png") });
+    // A filter refetches.
+    await page.getByLabel("Province or territory").selectOption("QC");
+    await page.waitForFunction(() => {
+      const root = document.querySelector("broker-directory")?.shadowRoot;
+      const places = [...(root?.querySelectorAll("[part=card-place]") ?? [])].map((e) => e.textContent ?? "");
+      return places.length > 0 && places.every((p) => p.endsWith(", QC"));
+    }, undefined, { timeout: 10_000 });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("reviews: summary and latest reviews", async () => {
+    const { page, errors } = await openPage("/reviews");
+    const reviews = page.locator("broker-reviews [part=review]");
+    await reviews.first().waitFor({ timeout: 10_000 });
+    expect(await reviews.count()).toBeGreaterThan(0);
+    expect(await page.locator("broker-reviews [part=summary] [role=img]").getAttribute("aria-label")).toMatch(/^Rated [\d.]+ out of 5$/);
+    await page.locator("broker-reviews").screenshot({ path: join(OUTPUT, "reviews.png") });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("three widgets on one page, dark theme, French, 320 px wide", async () => {
+    const { page, errors } = await openPage("/all-dark-fr", 320);
+    await page.locator("broker-directory [part=card]").first().waitFor({ timeout: 10_000 });
+    await page.locator("broker-reviews [part=review]").first().waitFor({ timeout: 10_000 });
+    expect(await page.getByRole("button", { name: "Obtenir mes soumissions" }).count()).toBe(1);
+    // Nothing wider than the viewport.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(OUTPUT, "all-dark-fr-320.png"), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("a key not allowed on this origin shows the site-owner message (403)", async () => {
+    const { page } = await openPage("/wrong-origin");
+    expect(await page.locator("broker-directory [part=problem]").textContent()).toContain("This website is not allowed to use this widget key");
+    await page.locator("broker-directory").screenshot({ path: join(OUTPUT, "forbidden.png") });
+    await page.close();
+  }, 30_000);
+
+  test("a bad key shows the site-owner message (401)", async () => {
+    const { page } = await openPage("/bad-key");
+    expect(await page.locator("broker-directory [part=problem]").textContent()).toContain("its key is missing, invalid, expired or revoked");
+    await page.close();
+  }, 30_000);
+
+  test("the served script: JavaScript, cacheable, ETag revalidation", async () => {
+    const res = await fetch(`${server.url}/widget.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("Cache-Control")).toContain("max-age");
+    const etag = res.headers.get("ETag")!;
+    expect((await fetch(`${server.url}/widget.js`, { headers: { "If-None-Match": etag } })).status).toBe(304);
+  });
+});
