@@ -1,6 +1,6 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from "lit";
 import { ApiError, apiRequest } from "./api.ts";
-import { BrokerElement, defineOnce, isAbort } from "./base.ts";
+import { BrokerElement, defineOnce, isAbort, SetupProblem } from "./base.ts";
 import { QUOTE_LINES, toQuoteLine } from "./fields.ts";
 import { formatNumber } from "./format.ts";
 import { lineLabel } from "./i18n.ts";
@@ -161,7 +161,9 @@ export class BrokerDirectory extends BrokerElement {
   }
 
   override render() {
-    return html`${this.renderLive()}${this.renderFilters()}${this.renderBody()}`;
+    // Filters are no use while the key itself is refused; only the owner's notice remains.
+    const refused = this.status === "failed" && (this.error instanceof SetupProblem || (this.error instanceof ApiError && [401, 403].includes(this.error.status)));
+    return html`${this.renderLive()}${refused ? nothing : this.renderFilters()}${this.renderBody()}`;
   }
 
   private renderFilters() {

@@ -22,6 +22,7 @@ describe("problems the site owner must see", () => {
     expect(text(el)).toContain("check the data-key attribute");
     expect(text(el)).toContain("API key revoked");
     expect(notice.querySelector("button")).toBeNull();
+    expect(shadow(el).querySelector("select")).toBeNull(); // no filters for a refused key
   });
 
   test("403: origin not allowed", async () => {
