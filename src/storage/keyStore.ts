@@ -104,6 +104,17 @@ export class KeyStore {
     return true;
   }
 
+  /** Revokes every live key with this name in the workspace (for keys the service makes itself). */
+  revokeNamed(workspaceName: string, keyName: string, now: number): void {
+    const workspace = this.db.select().from(workspaces).where(eq(workspaces.name, workspaceName)).get();
+    if (!workspace) return;
+    this.db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.workspaceId, workspace.id), eq(apiKeys.name, keyName), isNull(apiKeys.revokedAt)))
+      .run();
+  }
+
   count(): number {
     return this.db.select({ n: sql<number>`count(*)` }).from(apiKeys).get()?.n ?? 0;
   }

@@ -6,6 +6,7 @@ import { errorResponse, jsonResponse } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
+import { requestOrigin } from "../http/requestOrigin.ts";
 import { compilePaths, matchPath } from "./pathMatcher.ts";
 import type { RestRoute } from "./restRoute.ts";
 
@@ -31,7 +32,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
 
     const admission = await admitRequest(services, {
       authorization: request.headers.get("authorization"),
-      origin: request.headers.get("origin"),
+      origin: requestOrigin(request, info.baseUrl),
       surface: route.surface,
     });
     if (!admission.ok) {
