@@ -51,6 +51,7 @@ beforeAll(async () => {
         { type: "reviews", key, attributes: { theme: "dark", broker: reviewedBroker, limit: "2" } },
       ],
     },
+    "/auto": { widgets: [{ type: "reviews", key, attributes: { broker: reviewedBroker, theme: "auto", limit: "1" } }] },
     "/wrong-origin": { widgets: [{ type: "directory", key: otherSiteKey }] },
     "/bad-key": { widgets: [{ type: "directory", key: "brk_not_a_real_key" }] },
   });
@@ -164,6 +165,28 @@ describe("widget.js on a partner page (another origin) against the real server",
     await page.screenshot({ path: join(OUTPUT, "all-dark-fr-320.png"), fullPage: true });
     expect(errors).toEqual([]);
     await page.close();
+  }, 30_000);
+
+  test("theme=auto follows prefers-color-scheme live; keyboard focus is visible", async () => {
+    const { page } = await openPage("/auto");
+    const host = page.locator("broker-reviews");
+    await page.locator("broker-reviews [part=review]").first().waitFor();
+    const background = () => host.evaluate((el) => getComputedStyle(el).backgroundColor);
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(await background()).toBe("rgb(255, 255, 255)");
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await background()).toBe("rgb(21, 24, 28)");
+
+    const { page: quote } = await openPage("/quote");
+    await quote.locator("broker-quote-form select").first().waitFor();
+    await quote.keyboard.press("Tab");
+    const focused = await quote.evaluate(() => {
+      const active = document.querySelector("broker-quote-form")?.shadowRoot?.activeElement;
+      return active ? { name: active.getAttribute("name"), outline: getComputedStyle(active).outlineStyle } : null;
+    });
+    expect(focused).toEqual({ name: "insuranceType", outline: "solid" });
+    await page.close();
+    await quote.close();
   }, 30_000);
 
   test("a key not allowed on this origin shows the site-owner message (403)", async () => {
