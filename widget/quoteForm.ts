@@ -3,9 +3,10 @@ import { ApiError, apiRequest } from "./api.ts";
 import { BrokerElement, defineOnce } from "./base.ts";
 import { QUOTE_LINES, quoteFields, toQuoteLine, type FieldRule, type QuoteLine } from "./fields.ts";
 import { changedControl, focusFirstInvalid, renderField, type FieldView } from "./formField.ts";
-import { formatDate, formatMoney } from "./format.ts";
+import { formatMoney } from "./format.ts";
 import { isMessageKey, isSingular, lineLabel } from "./i18n.ts";
 import "./leadForm.ts";
+import { quoteResultsStyles, renderQuoteResults } from "./quoteResults.ts";
 import { findProvince, PROVINCES } from "./provinces.ts";
 import type { CarrierQuote, QuoteResult } from "./types.ts";
 import { parseField, parsePostalCode } from "./validate.ts";
@@ -32,6 +33,7 @@ export class BrokerQuoteForm extends BrokerElement {
   };
   static override styles = [
     ...BrokerElement.styles,
+    quoteResultsStyles,
     css`
       fieldset {
         border: 0;
@@ -43,52 +45,6 @@ export class BrokerQuoteForm extends BrokerElement {
         font-weight: 700;
         padding: 0;
         margin-bottom: 0.5rem;
-      }
-      .quotes {
-        list-style: none;
-        margin: 0.75rem 0 0;
-        padding: 0;
-        display: grid;
-        gap: 0.75rem;
-        grid-template-columns: repeat(auto-fill, minmax(min(100%, 15rem), 1fr));
-      }
-      .quote {
-        display: flex;
-        flex-direction: column;
-        gap: 0.25rem;
-        height: 100%;
-        padding: 0.875rem;
-        border: 1px solid var(--_border);
-        border-radius: var(--_radius);
-        background: var(--_surface);
-      }
-      .quote h3 {
-        margin: 0;
-        overflow-wrap: anywhere;
-      }
-      .price {
-        font-size: 1.5rem;
-        font-weight: 700;
-        margin: 0;
-      }
-      .price span {
-        font-size: 1rem;
-        font-weight: 400;
-      }
-      dl {
-        display: grid;
-        grid-template-columns: auto 1fr;
-        gap: 0 0.75rem;
-        margin: 0.25rem 0 0.5rem;
-      }
-      dt {
-        color: var(--_muted);
-      }
-      dd {
-        margin: 0;
-      }
-      .quote button {
-        margin-top: auto;
       }
       broker-lead-form {
         --bw-padding: 0;
@@ -209,7 +165,28 @@ export class BrokerQuoteForm extends BrokerElement {
   }
 
   override render() {
-    return html`${this.renderLive()}${this.phase === "results" && this.result ? this.renderResults(this.result) : this.renderForm()}`;
+    const result = this.result;
+    if (this.phase !== "results" || !result) return html`${this.renderLive()}${this.renderForm()}`;
+    return html`${this.renderLive()}${renderQuoteResults({
+      t: this.t,
+      lang: this.language,
+      result,
+      onContact: (quote) => this.openLead(quote),
+      onEdit: () => (this.phase = "form"),
+      lead: this.leadOpen
+        ? html`<broker-lead-form
+            exportparts="lead-form, lead-done, field, label, input, select, error, button, problem"
+            .apiKey=${this.apiKey}
+            .apiBase=${this.apiBase}
+            .theme=${this.theme}
+            lang=${this.language}
+            .insuranceType=${result.insuranceType}
+            .quoteId=${result.quoteId}
+            .broker=${this.broker}
+            .notes=${this.leadNotes}
+          ></broker-lead-form>`
+        : undefined,
+    })}`;
   }
 
   private fieldView(rule: FieldRule): FieldView {
@@ -290,51 +267,6 @@ export class BrokerQuoteForm extends BrokerElement {
       return html`<div class="notice problem" role="alert" part="problem"><p>${error.message}</p></div>`;
     }
     return this.renderProblem(error);
-  }
-
-  private renderResults(result: QuoteResult) {
-    const { t, language } = this;
-    return html`<section part="results" aria-labelledby="results">
-      <h2 id="results" tabindex="-1">${t("yourQuotes")}</h2>
-      <p class="muted">${t("validUntil", { date: formatDate(language, result.expiresAt, true) })}</p>
-      ${result.quotes.length === 0
-        ? html`<p class="notice" part="empty">${t("noQuotes")}</p>`
-        : html`<ol class="quotes">
-            ${result.quotes.map(
-              (quote) => html`<li>
-                <article class="quote" part="quote">
-                  <h3>${quote.carrier}</h3>
-                  <p class="price">${formatMoney(language, quote.monthlyPremium)}<span>${t("perMonth")}</span></p>
-                  <p class="muted">${t("perYear", { amount: formatMoney(language, quote.annualPremium) })}</p>
-                  <dl>
-                    <dt>${t("coverage")}</dt>
-                    <dd>${quote.coverage}</dd>
-                    <dt>${t("deductible")}</dt>
-                    <dd>${formatMoney(language, quote.deductible)}</dd>
-                  </dl>
-                  <button class="secondary" part="button" @click=${() => this.openLead(quote)}>${t("contactAbout")}</button>
-                </article>
-              </li>`,
-            )}
-          </ol>`}
-      <div class="actions">
-        ${this.leadOpen ? nothing : html`<button part="button" @click=${() => this.openLead()}>${t("contactMe")}</button>`}
-        <button class="secondary" part="button" @click=${() => (this.phase = "form")}>${t("changeDetails")}</button>
-      </div>
-      ${this.leadOpen
-        ? html`<broker-lead-form
-            exportparts="lead-form, lead-done, field, label, input, select, error, button, problem"
-            .apiKey=${this.apiKey}
-            .apiBase=${this.apiBase}
-            .theme=${this.theme}
-            lang=${language}
-            .insuranceType=${result.insuranceType}
-            .quoteId=${result.quoteId}
-            .broker=${this.broker}
-            .notes=${this.leadNotes}
-          ></broker-lead-form>`
-        : nothing}
-    </section>`;
   }
 }
 

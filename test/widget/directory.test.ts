@@ -2,7 +2,7 @@ import { useDom } from "./setup-dom.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import "../../widget/directory.ts";
 import type { BrokerDirectory } from "../../widget/directory.ts";
-import { fill, json, mockFetch, mount, shadow, text, until } from "./helpers.ts";
+import { json, mockFetch, mount, shadow, text, until } from "./helpers.ts";
 
 useDom();
 
