@@ -57,6 +57,7 @@ export class BrokerStore {
   private readonly publishedAfter;
   private readonly locationsInIdRange;
   private readonly publishedCount;
+  private readonly linesOfIds;
 
   constructor(db: DirectoryDb) {
     this.index = new SearchIndex(db);
@@ -104,6 +105,12 @@ export class BrokerStore {
       .orderBy(asc(brokerLocations.brokerId), desc(brokerLocations.isPrimary), asc(brokerLocations.id))
       .prepare();
     this.publishedCount = db.select({ n: sql<number>`count(*)` }).from(brokers).where(eq(brokers.published, true)).prepare();
+    // One statement for any number of ids: they travel as one JSON array parameter.
+    this.linesOfIds = db
+      .select({ id: brokers.id, insuranceLines: brokers.insuranceLines })
+      .from(brokers)
+      .where(inArray(brokers.id, sql`(SELECT value FROM json_each(${sql.placeholder("ids")}))`))
+      .prepare();
   }
 
   /** Changes whenever anything in the directory is written (see migration 0001). */
@@ -188,6 +195,15 @@ export class BrokerStore {
         createdAt: iso(r.createdAt),
       })),
     );
+  }
+
+  /** The insurance lines of a page of brokers, in one query (no query per broker). */
+  insuranceLinesOf(ids: readonly number[]): Map<number, string[]> {
+    if (ids.length === 0) return new Map();
+    return this.cached(`lines|${ids.join(",")}`, () => {
+      const rows = this.linesOfIds.all({ ids: JSON.stringify(ids) });
+      return new Map(rows.map((r) => [r.id, r.insuranceLines]));
+    });
   }
 
   private cached<T>(key: string, compute: () => T): T {
