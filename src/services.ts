@@ -2,14 +2,20 @@ import type { RateLimiter } from "./auth/rateLimiter.ts";
 import { InMemoryRateLimiter } from "./auth/rateLimiter.ts";
 import type { Logger } from "./log.ts";
 import { BrokerStore } from "./storage/brokerStore.ts";
+import { CarrierStore } from "./storage/carrierStore.ts";
 import type { DirectoryDb } from "./storage/database.ts";
 import { KeyStore } from "./storage/keyStore.ts";
+import { LeadStore } from "./storage/leadStore.ts";
+import { QuoteStore } from "./storage/quoteStore.ts";
 
 /** Everything procedures and adapters need, built once per process and shared by requests. */
 export interface Services {
   db: DirectoryDb;
   brokers: BrokerStore;
   keys: KeyStore;
+  carriers: CarrierStore;
+  quotes: QuoteStore;
+  leads: LeadStore;
   rateLimiter: RateLimiter;
   log: Logger;
   /** Milliseconds since the epoch; injected so tests can move time. */
@@ -21,6 +27,9 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     db,
     brokers: new BrokerStore(db),
     keys: new KeyStore(db),
+    carriers: new CarrierStore(db),
+    quotes: new QuoteStore(db),
+    leads: new LeadStore(db),
     rateLimiter: new InMemoryRateLimiter(),
     log,
     now: Date.now,

@@ -1,5 +1,13 @@
 import { getBroker } from "./brokers/getBroker.ts";
 import { searchBrokers } from "./brokers/searchBrokers.ts";
+import { listCarriers } from "./carriers/listCarriers.ts";
+import { embedBrokers } from "./embed/embedBrokers.ts";
+import { embedReviews } from "./embed/embedReviews.ts";
+import { createLead } from "./leads/createLead.ts";
+import { listLeads } from "./leads/listLeads.ts";
+import { comparePolicies } from "./policies/comparePolicies.ts";
+import { createQuote } from "./quotes/createQuote.ts";
+import { getQuote } from "./quotes/getQuote.ts";
 import { listReviews } from "./reviews/listReviews.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 
@@ -11,6 +19,24 @@ export const appRouter = router({
   }),
   reviews: router({
     list: listReviews,
+  }),
+  quotes: router({
+    create: createQuote,
+    get: getQuote,
+  }),
+  policies: router({
+    compare: comparePolicies,
+  }),
+  leads: router({
+    create: createLead,
+    list: listLeads,
+  }),
+  carriers: router({
+    list: listCarriers,
+  }),
+  embed: router({
+    brokers: embedBrokers,
+    reviews: embedReviews,
   }),
 });
 

@@ -1,0 +1,39 @@
+/**
+ * North American (NANP, +1) phone numbers in the forms people type — "(416) 555-0199",
+ * "416.555.0199", "+1 416 555 0199", "1-416-555-0199", "4165550199" — to E.164 "+14165550199".
+ */
+export type PhoneResult = { ok: true; e164: string } | { ok: false; message: string };
+
+// Digits with the usual separators; an optional + only in front.
+const TYPED_SHAPE = /^\+?[\d\s().-]+$/;
+// Area code and exchange both start with 2-9 (NANP numbering plan).
+const NANP = /^([2-9]\d{2})([2-9]\d{2})(\d{4})$/;
+
+const EXAMPLE = "e.g. (416) 555-0199 or +1 416 555 0199";
+
+export function normalizeNorthAmericanPhone(input: string): PhoneResult {
+  const text = input.trim();
+  if (text === "") return { ok: false, message: `is required: a North American phone number, ${EXAMPLE}` };
+  if (/[a-z]/i.test(text)) {
+    return { ok: false, message: `must be digits only (no letters or extensions), ${EXAMPLE}` };
+  }
+  if (!TYPED_SHAPE.test(text)) {
+    return { ok: false, message: `must be a North American phone number with digits, spaces, dots, dashes or parentheses, ${EXAMPLE}` };
+  }
+  let digits = text.replace(/\D/g, "");
+  if (text.startsWith("+") && !digits.startsWith("1")) {
+    return { ok: false, message: `must be a North American number (+1); international numbers are not accepted, ${EXAMPLE}` };
+  }
+  if (digits.length === 11 && digits.startsWith("1")) digits = digits.slice(1);
+  if (digits.length !== 10) {
+    return { ok: false, message: `must have 10 digits (area code and number), optionally preceded by 1 or +1, ${EXAMPLE}` };
+  }
+  const parts = NANP.exec(digits);
+  if (!parts) {
+    return { ok: false, message: `is not a valid North American number: the area code and the exchange cannot start with 0 or 1, ${EXAMPLE}` };
+  }
+  if (parts[1]!.endsWith("11")) {
+    return { ok: false, message: `has a service code (${parts[1]}) where the area code should be, ${EXAMPLE}` };
+  }
+  return { ok: true, e164: `+1${digits}` };
+}

@@ -1,0 +1,61 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { wholeNumberParam } from "../../schemas/pagination.ts";
+import { brokerSlug } from "../brokers/getBroker.ts";
+import { scopedProcedure } from "../trpc.ts";
+import { brokerPhotoUrl } from "./photoUrl.ts";
+
+export const EMBED_REVIEWS_DEFAULT_LIMIT = 5;
+export const EMBED_REVIEWS_MAX_LIMIT = 50;
+
+export const embedReviewsInput = z.object({
+  broker: brokerSlug,
+  limit: wholeNumberParam(1, EMBED_REVIEWS_MAX_LIMIT)
+    .optional()
+    .default(EMBED_REVIEWS_DEFAULT_LIMIT)
+    .describe(`Reviews to return, 1 to ${EMBED_REVIEWS_MAX_LIMIT} (default ${EMBED_REVIEWS_DEFAULT_LIMIT})`),
+});
+
+export const embedReviewsOutput = z.object({
+  broker: z.object({
+    name: z.string(),
+    slug: z.string(),
+    averageRating: z.number().nullable(),
+    reviewCount: z.number().int(),
+    photoUrl: z.string(),
+  }),
+  reviews: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        authorName: z.string().describe('First name and last initial, e.g. "Marie T."'),
+        rating: z.number().int(),
+        title: z.string(),
+        body: z.string().describe("Plain text: render it as text, never as HTML"),
+        createdAt: z.string(),
+      }),
+    )
+    .describe("The latest published reviews, newest first"),
+});
+
+/** The reviews widget: a published broker's rating summary and latest published reviews. */
+export const embedReviews = scopedProcedure("reviews:read")
+  .input(embedReviewsInput)
+  .output(embedReviewsOutput)
+  .query(({ ctx, input }) => {
+    const broker = ctx.services.brokers.findBySlug(input.broker);
+    if (!broker) {
+      throw new TRPCError({ code: "NOT_FOUND", message: `No published broker has the slug ${JSON.stringify(input.broker.slice(0, 200))}.` });
+    }
+    const reviews = ctx.services.brokers.reviewsOf(broker.id, 1, input.limit);
+    return {
+      broker: {
+        name: broker.name,
+        slug: broker.slug,
+        averageRating: broker.averageRating,
+        reviewCount: broker.reviewCount,
+        photoUrl: brokerPhotoUrl(ctx.baseUrl, broker.slug),
+      },
+      reviews: reviews.map(({ brokerId: _brokerId, ...review }) => review),
+    };
+  });

@@ -1,0 +1,44 @@
+import { scopedProcedure } from "../trpc.ts";
+import { sourceOf } from "../quotes/createQuote.ts";
+import { invalidInput, type InputProblem } from "../quotes/invalidInput.ts";
+import { createLeadInput, leadSchema } from "./leadSchemas.ts";
+import { toLeadView } from "./leadView.ts";
+
+export { createLeadInput, leadSchema as createLeadOutput };
+
+/**
+ * Records a lead in the caller's workspace. A brokerSlug must name a published broker and a
+ * quoteId a quote of the same workspace, else 422 on that field (the request is understood,
+ * one of its values points at nothing the caller may link to).
+ */
+export const createLead = scopedProcedure("leads:write")
+  .input(createLeadInput)
+  .output(leadSchema)
+  .mutation(({ ctx, input }) => {
+    const workspaceId = ctx.principal.workspaceId;
+    const problems: InputProblem[] = [];
+    if (input.brokerSlug !== undefined && !ctx.services.brokers.findBySlug(input.brokerSlug)) {
+      problems.push({ path: ["brokerSlug"], message: `No published broker has the slug ${JSON.stringify(input.brokerSlug)}.` });
+    }
+    if (input.quoteId !== undefined && !ctx.services.quotes.find(input.quoteId, workspaceId)) {
+      problems.push({ path: ["quoteId"], message: `No quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.` });
+    }
+    if (problems.length > 0) throw invalidInput(problems);
+
+    const lead = {
+      id: `ld_${crypto.randomUUID().replaceAll("-", "")}`,
+      workspaceId,
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      insuranceType: input.insuranceType,
+      notes: input.notes ?? null,
+      brokerSlug: input.brokerSlug ?? null,
+      quoteId: input.quoteId ?? null,
+      source: sourceOf(ctx.surface),
+      status: "new",
+      createdAt: ctx.services.now(),
+    };
+    ctx.services.leads.insert(lead);
+    return toLeadView(lead);
+  });

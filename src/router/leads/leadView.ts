@@ -1,0 +1,18 @@
+import type { StoredLead } from "../../storage/leadStore.ts";
+import type { LeadView } from "./leadSchemas.ts";
+
+export function toLeadView(lead: StoredLead): LeadView {
+  return {
+    id: lead.id,
+    name: lead.name,
+    email: lead.email,
+    phone: lead.phone,
+    insuranceType: lead.insuranceType,
+    notes: lead.notes,
+    brokerSlug: lead.brokerSlug,
+    quoteId: lead.quoteId,
+    source: lead.source as LeadView["source"],
+    status: lead.status as LeadView["status"],
+    createdAt: new Date(lead.createdAt).toISOString(),
+  };
+}

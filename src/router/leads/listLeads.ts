@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { pageInput, paginate, paginationSchema } from "../../schemas/pagination.ts";
+import { scopedProcedure } from "../trpc.ts";
+import { leadSchema } from "./leadSchemas.ts";
+import { toLeadView } from "./leadView.ts";
+
+export const listLeadsInput = z.object({ ...pageInput });
+export const listLeadsOutput = z.object({
+  data: z.array(leadSchema).describe("The workspace's leads, newest first"),
+  pagination: paginationSchema,
+});
+
+/** The caller's workspace's leads, newest first; no other workspace's lead is ever listed. */
+export const listLeads = scopedProcedure("leads:read")
+  .input(listLeadsInput)
+  .output(listLeadsOutput)
+  .query(({ ctx, input }) => {
+    const { items, total } = ctx.services.leads.list(ctx.principal.workspaceId, input.page, input.limit);
+    return { data: items.map(toLeadView), pagination: paginate(input.page, input.limit, total) };
+  });

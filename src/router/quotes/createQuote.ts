@@ -1,0 +1,92 @@
+import { TRPCError } from "@trpc/server";
+import type { Surface } from "../../auth/admitRequest.ts";
+import { quoteDetailsSchemas, type QuoteDetailsSchemas, type QuoteLine } from "../../domain/quotes/details.ts";
+import { LINE_LABELS, resolveQuoteLine } from "../../domain/quotes/insuranceTypes.ts";
+import { postalCodeMismatchMessage } from "../../domain/quotes/postalProvince.ts";
+import { postalCodeBelongsTo } from "../../domain/postalCode.ts";
+import { provinceByCode } from "../../domain/provinces.ts";
+import { MIN_OFFERS, rateQuote, type RatingRequest } from "../../domain/rating/ratingEngine.ts";
+import { scopedProcedure } from "../trpc.ts";
+import { invalidInput, type InputProblem } from "./invalidInput.ts";
+import { createQuoteInput, quoteSchema } from "./quoteSchemas.ts";
+import { toQuoteView } from "./quoteView.ts";
+
+export { createQuoteInput, quoteSchema as createQuoteOutput };
+
+export const QUOTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Where a quote or lead came from, as stored. tRPC is the same server-side API as REST. */
+export function sourceOf(surface: Surface): "rest" | "embed" | "mcp" {
+  return surface === "trpc" ? "rest" : surface;
+}
+
+// The detail schemas depend on the year (vehicleYear ≤ next year): built once per year.
+let detailSchemas: { year: number; schemas: QuoteDetailsSchemas } | undefined;
+function detailSchemasAt(now: Date): QuoteDetailsSchemas {
+  if (detailSchemas?.year !== now.getUTCFullYear()) {
+    detailSchemas = { year: now.getUTCFullYear(), schemas: quoteDetailsSchemas(now) };
+  }
+  return detailSchemas.schemas;
+}
+
+/**
+ * Prices a quote request with the carriers of the catalogue that write the line in the
+ * province, stores the request and its offers in the caller's workspace, and returns them.
+ */
+export const createQuote = scopedProcedure("quotes:write")
+  .input(createQuoteInput)
+  .output(quoteSchema)
+  .mutation(({ ctx, input }) => {
+    const nowMs = ctx.services.now();
+    const now = new Date(nowMs);
+    const line = resolveQuoteLine(input.insuranceType) as QuoteLine; // the schema checked it resolves
+
+    // Every remaining problem at once, so a form can mark all of its fields in one round trip.
+    const problems: InputProblem[] = [];
+    if (!postalCodeBelongsTo(input.postalCode, input.province)) {
+      problems.push({ path: ["postalCode"], message: postalCodeMismatchMessage(input.postalCode, input.province) });
+    }
+    const details = detailSchemasAt(now)[line].safeParse(input.details);
+    if (!details.success) {
+      for (const issue of details.error.issues) {
+        const keys = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
+        for (const path of keys) {
+          problems.push({ path: ["details", ...path], message: issue.code === "unrecognized_keys" ? `is not a detail of ${LINE_LABELS[line]} quotes` : issue.message });
+        }
+      }
+    }
+    if (problems.length > 0) throw invalidInput(problems);
+
+    const catalogue = ctx.services.carriers.list();
+    if (catalogue.length === 0) {
+      throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "The carrier catalogue is empty: run `broker-directory seed`." });
+    }
+    const request = { line, province: input.province, postalCode: input.postalCode, details: details.data } as RatingRequest;
+    const rated = rateQuote(request, catalogue, now);
+    if (!rated.ok) {
+      const names = rated.eligible.map((c) => c.name);
+      throw new TRPCError({
+        code: "UNPROCESSABLE_CONTENT",
+        message:
+          `Only ${names.length} carrier${names.length === 1 ? "" : "s"} in our catalogue write ${LINE_LABELS[line]} insurance in ` +
+          `${provinceByCode(input.province).en}${names.length ? ` (${names.join(", ")})` : ""}; a comparison needs at least ${MIN_OFFERS}. ` +
+          "A local broker can quote it.",
+      });
+    }
+
+    const quote = {
+      id: `qt_${crypto.randomUUID().replaceAll("-", "")}`,
+      workspaceId: ctx.principal.workspaceId,
+      insuranceType: input.insuranceType,
+      line,
+      province: input.province,
+      postalCode: input.postalCode,
+      details: details.data as Record<string, unknown>,
+      source: sourceOf(ctx.surface),
+      createdAt: nowMs,
+      expiresAt: nowMs + QUOTE_LIFETIME_MS,
+      offers: rated.offers,
+    };
+    ctx.services.quotes.insert(quote);
+    return toQuoteView(quote, nowMs);
+  });
