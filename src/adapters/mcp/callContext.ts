@@ -1,0 +1,20 @@
+import type { Principal } from "../../auth/admitRequest.ts";
+import type { Caller } from "../../router/appRouter.ts";
+import type { Services } from "../../services.ts";
+import type { StreamedText } from "./streamedText.ts";
+
+/** The protocol family of one request: `initialize`-based (2025) or per-request `_meta` (2026-07-28). */
+export type Era = "legacy" | "modern";
+
+/** What a method handler knows about the HTTP request it serves. Built once per HTTP request. */
+export interface McpCallContext {
+  era: Era;
+  services: Services;
+  principal: Principal;
+  /** The server-side tRPC caller, made once per HTTP request after admission. */
+  caller: Caller;
+  /** Large texts a result refers to, streamed when the response is written (see StreamedText). */
+  streamed: StreamedText[];
+  /** Logs an unexpected failure with its detail (never shown to the client). */
+  logFailure(message: string, error: unknown): void;
+}

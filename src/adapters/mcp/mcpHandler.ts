@@ -1,0 +1,166 @@
+import { admitRequest, type Admission } from "../../auth/admitRequest.ts";
+import { createCaller } from "../../router/appRouter.ts";
+import type { Services } from "../../services.ts";
+import { toPublicError } from "../errorVocabulary.ts";
+import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
+import type { RequestInfo } from "../http/requestInfo.ts";
+import type { McpCallContext } from "./callContext.ts";
+import { classifyMessage, ErrorCode, errorEnvelope, McpProtocolError, resultEnvelope, type JsonRpcId } from "./jsonRpc.ts";
+import { answerRequest, type Answer } from "./methods.ts";
+import { BATCH_VERSION, SUPPORTED_VERSIONS } from "./protocolVersions.ts";
+import { acceptsJson, readMessageBody } from "./readMessageBody.ts";
+import { legacyHeaderVersion, requestEra, unsupportedVersion } from "./requestEra.ts";
+import { renderBody } from "./streamedText.ts";
+import { corsHeaders, isAllowedOrigin, isLocalHostHeader, isLoopbackBinding, preflightHeaders } from "./transportGuards.ts";
+
+export interface McpHandlerOptions {
+  /** Browser origins allowed to call /mcp, exactly as browsers send them (https://app.example). */
+  allowedOrigins: readonly string[];
+  /** The hostname the server is bound to: a loopback binding turns on the Host check. */
+  boundHostname: string;
+}
+
+/** 2025-03-26 batches are answered one message after another; more than this is refused. */
+const MAX_BATCH_MESSAGES = 20;
+
+type HeaderMap = Record<string, string>;
+
+/**
+ * POST /mcp: a stateless Streamable HTTP MCP server answering in plain JSON. In order:
+ * Host (DNS rebinding) → Origin → API key, scopes and rate limit (the same gate as REST) →
+ * HTTP method → Accept / Content-Type / size → JSON → JSON-RPC → era rules → the method.
+ * Each HTTP request gets one tRPC caller; every tool runs through it.
+ */
+export function createMcpHandler(services: Services, options: McpHandlerOptions) {
+  const allowedOrigins = new Set(options.allowedOrigins);
+  const checkHost = isLoopbackBinding(options.boundHostname);
+
+  return async function handleMcp(request: Request, info: RequestInfo): Promise<Response> {
+    info.route = "/mcp";
+    const origin = request.headers.get("origin");
+    if (checkHost && !isLocalHostHeader(request.headers.get("host"))) {
+      return transportError(403, "This server listens on localhost and only answers requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection).");
+    }
+    if (!isAllowedOrigin(origin, allowedOrigins)) {
+      return transportError(403, `Origin ${JSON.stringify(origin?.slice(0, 200))} may not use /mcp. Agents call without an Origin; for a browser client the operator adds its origin with --mcp-allowed-origins.`);
+    }
+    const cors = origin ? corsHeaders(origin) : {};
+    if (request.method === "OPTIONS") {
+      return new Response(null, { status: 204, headers: origin ? preflightHeaders(origin) : { Allow: "POST, OPTIONS" } });
+    }
+
+    const admission = await admitRequest(services, { authorization: request.headers.get("authorization"), origin, surface: "mcp" });
+    if (!admission.ok) return refusal(admission, cors);
+    info.keyId = admission.principal.keyId;
+    const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
+
+    if (request.method !== "POST") {
+      return transportError(405, `${request.method} is not used here: this MCP server is stateless (no SSE stream, no sessions) and answers POST only.`, { ...headers, Allow: "POST" });
+    }
+    if (!acceptsJson(request.headers.get("accept"))) {
+      return transportError(406, "Accept must allow application/json (MCP clients send 'Accept: application/json, text/event-stream').", headers);
+    }
+    const body = await readMessageBody(request);
+    if (!body.ok) return rpcResponse(body.status, errorEnvelope(null, { code: body.code, message: body.message }), headers);
+
+    const context: McpCallContext = {
+      era: "legacy",
+      services,
+      principal: admission.principal,
+      caller: createCaller({ services, principal: admission.principal, surface: "mcp", requestId: info.requestId, baseUrl: info.baseUrl }),
+      streamed: [],
+      logFailure: (message, error) =>
+        services.log.error(message, {
+          requestId: info.requestId,
+          route: "/mcp",
+          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+          cause: error instanceof Error && error.cause instanceof Error ? error.cause.stack : undefined,
+        }),
+    };
+    const send = (status: number, serialized: string) =>
+      rpcResponse(status, renderBody(serialized, context.streamed, (error) => context.logFailure("streaming a response failed", error)), headers);
+
+    if (Array.isArray(body.value)) return answerBatch(body.value, request.headers, context, send, headers);
+
+    const message = classifyMessage(body.value);
+    if ("invalid" in message) return send(400, errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message: `Invalid Request: ${message.invalid}` }));
+    if (message.kind !== "request") {
+      // Notifications and responses need no answer. Nothing here needs their content, but
+      // a version we do not speak is still refused, as for requests.
+      const version = request.headers.get("mcp-protocol-version");
+      if (version !== null && !SUPPORTED_VERSIONS.includes(version)) {
+        return send(400, errorEnvelope(null, unsupportedVersion(version).toErrorObject()));
+      }
+      return new Response(null, { status: 202, headers });
+    }
+    try {
+      context.era = requestEra(message.method, message.params, request.headers);
+    } catch (error) {
+      if (!(error instanceof McpProtocolError)) throw error;
+      return send(error.httpStatus, errorEnvelope(message.id, error.toErrorObject()));
+    }
+    const answer = await answerRequest(message.method, message.params, context);
+    return send("result" in answer ? 200 : answer.httpStatus, envelope(message.id, answer));
+  };
+}
+
+/**
+ * JSON-RPC batches were part of MCP in 2025-03-26 only (which also had no protocol version
+ * header, so a request without one is taken as 2025-03-26, as the spec says to).
+ */
+async function answerBatch(
+  items: unknown[],
+  requestHeaders: Headers,
+  context: McpCallContext,
+  send: (status: number, serialized: string) => Response,
+  headers: HeaderMap,
+): Promise<Response> {
+  const invalid = (message: string) => send(400, errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message: `Invalid Request: ${message}` }));
+  if (items.length === 0) return invalid("an empty JSON array is not a message.");
+  if (legacyHeaderVersion(requestHeaders) !== BATCH_VERSION) {
+    return invalid("JSON-RPC batches are not part of MCP since 2025-06-18: send one message per POST.");
+  }
+  if (items.length > MAX_BATCH_MESSAGES) return invalid(`a batch may hold at most ${MAX_BATCH_MESSAGES} messages.`);
+
+  const answers: string[] = [];
+  for (const item of items) {
+    const message = classifyMessage(item);
+    if ("invalid" in message) answers.push(errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message: `Invalid Request: ${message.invalid}` }));
+    else if (message.kind !== "request") continue;
+    else if (message.method === "initialize") {
+      answers.push(errorEnvelope(message.id, { code: ErrorCode.INVALID_REQUEST, message: "initialize must not be part of a JSON-RPC batch." }));
+    } else answers.push(envelope(message.id, await answerRequest(message.method, message.params, { ...context, era: "legacy" })));
+  }
+  if (answers.length === 0) return new Response(null, { status: 202, headers });
+  return send(200, `[${answers.join(",")}]`);
+}
+
+function envelope(id: JsonRpcId, answer: Answer): string {
+  return "result" in answer ? resultEnvelope(id, answer.result) : errorEnvelope(id, answer.error);
+}
+
+function rpcResponse(status: number, body: string | ReadableStream<Uint8Array>, headers: HeaderMap = {}): Response {
+  return new Response(body, { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers } });
+}
+
+/** Refusals before any message is read: a JSON-RPC error without an id. */
+function transportError(status: number, message: string, headers: HeaderMap = {}): Response {
+  return rpcResponse(status, errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message }), headers);
+}
+
+/**
+ * The key gate's refusals. 401 carries a plain Bearer challenge and an OAuth-style body and
+ * no resource_metadata: this server takes API keys and runs no OAuth, and advertising it
+ * would send OAuth-capable clients into a discovery flow that cannot succeed.
+ */
+function refusal(admission: Extract<Admission, { ok: false }>, cors: HeaderMap): Response {
+  const failure = toPublicError(admission.error);
+  const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
+  if (failure.status === 401) {
+    return new Response(JSON.stringify({ error: "invalid_token", error_description: failure.message }), {
+      status: 401,
+      headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "WWW-Authenticate": 'Bearer realm="mcp", error="invalid_token"', ...headers },
+    });
+  }
+  return transportError(failure.status, failure.message, headers);
+}

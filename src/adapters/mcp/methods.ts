@@ -1,0 +1,103 @@
+import type { Era, McpCallContext } from "./callContext.ts";
+import { ErrorCode, isPlainObject, McpProtocolError, type JsonObject, type JsonRpcErrorObject } from "./jsonRpc.ts";
+import { getPrompt, listPrompts } from "./prompts.ts";
+import { META_SERVER_INFO, negotiateLegacyVersion, SUPPORTED_VERSIONS } from "./protocolVersions.ts";
+import { listResources, listResourceTemplates, readResource } from "./resources.ts";
+import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS } from "./serverInfo.ts";
+import { callTool } from "./toolCall.ts";
+import { toolDescriptions } from "./tools.ts";
+
+type Handler = (params: JsonObject, context: McpCallContext) => JsonObject | Promise<JsonObject>;
+
+interface MethodSpec {
+  eras: readonly Era[];
+  handler: Handler;
+  /**
+   * 2026-07-28 cacheable results carry ttlMs and cacheScope. Every answer here depends on
+   * the caller's key, so the scope is always "private".
+   */
+  ttlMs?: number;
+}
+
+const BOTH: readonly Era[] = ["legacy", "modern"];
+/** Lists that only change with a new release of the server. */
+const STATIC_TTL_MS = 60 * 60 * 1000;
+/** Directory data: brokers and reviews change during the day. */
+const DATA_TTL_MS = 60 * 1000;
+
+/** Every JSON-RPC method this endpoint answers, and in which era. */
+const methods: Record<string, MethodSpec> = {
+  initialize: { eras: ["legacy"], handler: initialize },
+  ping: { eras: ["legacy"], handler: () => ({}) },
+  "server/discover": { eras: ["modern"], handler: discover, ttlMs: STATIC_TTL_MS },
+  "tools/list": { eras: BOTH, handler: singlePage(() => ({ tools: toolDescriptions })), ttlMs: STATIC_TTL_MS },
+  "tools/call": { eras: BOTH, handler: callTool },
+  "resources/list": { eras: BOTH, handler: singlePage((_params, context) => listResources(context)), ttlMs: DATA_TTL_MS },
+  "resources/templates/list": { eras: BOTH, handler: singlePage(listResourceTemplates), ttlMs: STATIC_TTL_MS },
+  "resources/read": { eras: BOTH, handler: readResource, ttlMs: DATA_TTL_MS },
+  "prompts/list": { eras: BOTH, handler: singlePage(listPrompts), ttlMs: STATIC_TTL_MS },
+  "prompts/get": { eras: BOTH, handler: getPrompt },
+};
+
+export type Answer = { result: JsonObject } | { error: JsonRpcErrorObject; httpStatus: number };
+
+/**
+ * Runs one request and says what to answer. Protocol errors keep their code; anything else
+ * thrown is our fault: -32603 with no detail for the client, the detail in the log.
+ */
+export async function answerRequest(method: string, params: unknown, context: McpCallContext): Promise<Answer> {
+  try {
+    const spec = Object.hasOwn(methods, method) ? methods[method] : undefined;
+    if (!spec || !spec.eras.includes(context.era)) throw methodNotFound(method, context.era);
+    const result = await spec.handler(isPlainObject(params) ? params : {}, context);
+    return { result: context.era === "modern" ? modernResult(result, spec) : result };
+  } catch (error) {
+    if (error instanceof McpProtocolError) return { error: error.toErrorObject(), httpStatus: error.httpStatus };
+    context.logFailure(`${method} failed`, error);
+    return { error: { code: ErrorCode.INTERNAL_ERROR, message: "Internal error. The failure was logged; retry later." }, httpStatus: 200 };
+  }
+}
+
+function initialize(params: JsonObject): JsonObject {
+  if (typeof params.protocolVersion !== "string") {
+    throw new McpProtocolError(ErrorCode.INVALID_PARAMS, "initialize needs params.protocolVersion: the latest MCP version the client speaks, e.g. 2025-11-25.");
+  }
+  return {
+    protocolVersion: negotiateLegacyVersion(params.protocolVersion),
+    capabilities: SERVER_CAPABILITIES,
+    serverInfo: SERVER_INFO,
+    instructions: SERVER_INSTRUCTIONS,
+  };
+}
+
+function discover(): JsonObject {
+  return { supportedVersions: SUPPORTED_VERSIONS, capabilities: SERVER_CAPABILITIES, instructions: SERVER_INSTRUCTIONS };
+}
+
+/** Every list fits in one page, so no cursor is ever issued and any cursor is invalid. */
+function singlePage(list: Handler): Handler {
+  return (params, context) => {
+    if (params.cursor !== undefined) {
+      throw new McpProtocolError(ErrorCode.INVALID_PARAMS, "Invalid cursor: this server returns every item in the first page and issues no cursors.");
+    }
+    return list(params, context);
+  };
+}
+
+/** 2026-07-28 results say what they are, who answered, and (lists, reads) how long to keep them. */
+function modernResult(result: JsonObject, spec: MethodSpec): JsonObject {
+  const meta = isPlainObject(result._meta) ? result._meta : {};
+  const cache = spec.ttlMs === undefined ? {} : { ttlMs: spec.ttlMs, cacheScope: "private" };
+  return { ...result, resultType: "complete", ...cache, _meta: { ...meta, [META_SERVER_INFO]: { name: SERVER_INFO.name, version: SERVER_INFO.version } } };
+}
+
+/** 2026-07-28 answers an unknown method with HTTP 404; the 2025 revisions with 200. */
+function methodNotFound(method: string, era: Era): McpProtocolError {
+  const known = Object.keys(methods).filter((name) => methods[name]!.eras.includes(era));
+  return new McpProtocolError(
+    ErrorCode.METHOD_NOT_FOUND,
+    `Method not found: ${JSON.stringify(method.slice(0, 100))}. This server answers ${known.join(", ")}.`,
+    undefined,
+    era === "modern" ? 404 : 200,
+  );
+}

@@ -1,0 +1,105 @@
+import { TRPCError } from "@trpc/server";
+import { toPublicError } from "../errorVocabulary.ts";
+import type { McpCallContext } from "./callContext.ts";
+import { directorySize, directoryText, humanSize } from "./directoryResource.ts";
+import { ErrorCode, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
+
+const JSON_MIME = "application/json";
+const DIRECTORY_URI = "broker://directory";
+const BROKER_URI_PREFIX = "broker://brokers/";
+
+/** resources/list. The directory's description states its current size. */
+export function listResources(context: McpCallContext): JsonObject {
+  const size = directorySize(context.services.brokers);
+  const directory: JsonObject = {
+    uri: DIRECTORY_URI,
+    name: "directory",
+    title: "The whole broker directory",
+    description:
+      `Every published broker (${size.brokers.toLocaleString("en-CA")} now) with profile, offices, insurance lines and rating breakdown: ` +
+      `one JSON document {generatedAt, brokers, total} of ${size.exact ? "" : "about "}${humanSize(size.bytes)}. ` +
+      "Large: to find brokers use the search_brokers tool, and for one broker read broker://brokers/{slug}. Needs the brokers:read scope.",
+    mimeType: JSON_MIME,
+  };
+  if (size.exact) directory.size = size.bytes;
+  return { resources: [directory] };
+}
+
+/** resources/templates/list. */
+export function listResourceTemplates(): JsonObject {
+  return {
+    resourceTemplates: [
+      {
+        uriTemplate: `${BROKER_URI_PREFIX}{slug}`,
+        name: "broker",
+        title: "One broker's profile",
+        description:
+          "The full profile of one published broker by slug (as in search_brokers results), the same JSON as the get_broker tool. Needs the brokers:read scope.",
+        mimeType: JSON_MIME,
+      },
+    ],
+  };
+}
+
+/** resources/read. An unknown URI is an error (never empty contents), with the URI in `data`. */
+export async function readResource(params: JsonObject, context: McpCallContext): Promise<JsonObject> {
+  const uri = params.uri;
+  if (typeof uri !== "string" || uri === "") {
+    throw new McpProtocolError(ErrorCode.INVALID_PARAMS, "resources/read needs params.uri: a URI from resources/list or a resource template.");
+  }
+  if (uri === DIRECTORY_URI) {
+    // Streamed from the store rather than through a procedure (a procedure result is one
+    // validated object in memory); the scope check is the procedures' own rule, restated.
+    if (!context.principal.scopes.has("brokers:read")) {
+      throw accessDenied(new TRPCError({ code: "FORBIDDEN", message: "This API key lacks the brokers:read scope. Create a key that includes it." }));
+    }
+    const text = directoryText(context.services.brokers, context.services.now());
+    context.streamed.push(text);
+    return { contents: [{ uri, mimeType: JSON_MIME, text }] };
+  }
+  if (uri.startsWith(BROKER_URI_PREFIX)) {
+    const slug = decodeSegment(uri.slice(BROKER_URI_PREFIX.length));
+    if (slug) return jsonContents(uri, await readThroughProcedure(uri, context, () => context.caller.brokers.get({ slug })));
+  }
+  throw resourceNotFound(uri, context);
+}
+
+function jsonContents(uri: string, value: unknown): JsonObject {
+  return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(value) }] };
+}
+
+/** Procedure errors, as resources/read words them: NOT_FOUND and bad input are "no such resource". */
+async function readThroughProcedure<T>(uri: string, context: McpCallContext, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) throw resourceNotFound(uri, context);
+    if (error instanceof TRPCError && error.code === "FORBIDDEN") throw accessDenied(error);
+    const failure = toPublicError(error);
+    if (failure.internal) context.logFailure("resource read failed", error);
+    throw new McpProtocolError(ErrorCode.INTERNAL_ERROR, failure.message);
+  }
+}
+
+/** -32002 in the 2025 revisions, -32602 from 2026-07-28; `data.uri` either way. */
+function resourceNotFound(uri: string, context: McpCallContext): McpProtocolError {
+  const shown = uri.slice(0, 300);
+  return new McpProtocolError(
+    context.era === "modern" ? ErrorCode.INVALID_PARAMS : ErrorCode.RESOURCE_NOT_FOUND,
+    `Resource not found: ${JSON.stringify(shown)}. Read broker://directory, or broker://brokers/{slug} with a slug from search_brokers.`,
+    { uri: shown },
+  );
+}
+
+function accessDenied(error: TRPCError): McpProtocolError {
+  return new McpProtocolError(ErrorCode.ACCESS_DENIED, error.message);
+}
+
+function decodeSegment(segment: string): string | undefined {
+  if (segment === "" || segment.includes("/")) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,45 @@
+import { describeIssues, toPublicError } from "../errorVocabulary.ts";
+import type { McpCallContext } from "./callContext.ts";
+import { ErrorCode, isPlainObject, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
+import { toolsByName } from "./tools.ts";
+
+/**
+ * tools/call. A malformed request or an unknown tool is a protocol error (-32602); anything
+ * that goes wrong once the tool runs — arguments that fail its schema, an unknown slug, a
+ * missing scope — is a tool result with isError, worded so the model can correct itself.
+ */
+export async function callTool(params: JsonObject, context: McpCallContext): Promise<JsonObject> {
+  const name = params.name;
+  if (typeof name !== "string" || name === "") {
+    throw new McpProtocolError(ErrorCode.INVALID_PARAMS, "tools/call needs params.name: the name of a tool from tools/list.");
+  }
+  const tool = toolsByName.get(name);
+  if (!tool) {
+    throw new McpProtocolError(
+      ErrorCode.INVALID_PARAMS,
+      `Unknown tool: ${JSON.stringify(name.slice(0, 100))}. Available tools: ${[...toolsByName.keys()].join(", ")}.`,
+    );
+  }
+  const args = params.arguments ?? {};
+  if (!isPlainObject(args)) {
+    throw new McpProtocolError(ErrorCode.INVALID_PARAMS, "tools/call params.arguments must be a JSON object when present.");
+  }
+
+  const checked = tool.input.safeParse(args);
+  if (!checked.success) {
+    const issues = describeIssues(checked.error).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
+    return toolError(`Invalid arguments for ${tool.name}: ${issues.join("; ")}.`);
+  }
+  try {
+    const result = await tool.call(context.caller, args);
+    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as JsonObject };
+  } catch (error) {
+    const failure = toPublicError(error);
+    if (failure.internal) context.logFailure(`tool ${tool.name} failed`, error);
+    return toolError(failure.message);
+  }
+}
+
+function toolError(message: string): JsonObject {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
