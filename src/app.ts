@@ -3,7 +3,7 @@ import { ensureDemoData, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startServer } from "./server.ts";
 import { createServices, type Services } from "./services.ts";
-import { openDatabase } from "./storage/database.ts";
+import { openDatabase, type DirectoryDb } from "./storage/database.ts";
 import { migrate } from "./storage/migrate.ts";
 
 export interface AppOptions {
@@ -13,6 +13,10 @@ export interface AppOptions {
   demo: boolean;
   logLevel?: LogLevel;
   logger?: Logger;
+  /** PUBLIC_URL: the origin clients use when a proxy sits in front. */
+  publicUrl?: string;
+  /** METRICS_TOKEN: lets a remote scraper read /metrics. */
+  metricsToken?: string;
 }
 
 export interface RunningApp {
@@ -25,6 +29,24 @@ export interface RunningApp {
   stop(graceMs?: number): Promise<void>;
 }
 
+/**
+ * Leaves the database whole in its main file: a TRUNCATE checkpoint copies every committed
+ * page out of the write-ahead log and empties it, so the .db file alone is a complete copy.
+ * (Bun's close(true) does not finalize statements made with prepare(), which the stores keep,
+ * and would throw "database is locked"; close() lets SQLite release the handle when the
+ * process ends, with nothing left to replay.)
+ */
+function closeDatabaseCleanly(db: DirectoryDb, log: Logger): void {
+  try {
+    const result = db.$client.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+    if (result?.busy) log.warn("database checkpoint incomplete: another process was reading; the WAL will be replayed at next open");
+  } catch (error) {
+    log.warn("database checkpoint failed", { error: error instanceof Error ? error.message : String(error) });
+  }
+  db.$client.close();
+  log.info("database closed");
+}
+
 /** Opens and migrates the database, loads demo data if asked, and starts serving. */
 export function startApp(options: AppOptions): RunningApp {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
@@ -32,7 +54,12 @@ export function startApp(options: AppOptions): RunningApp {
   const { applied } = migrate(db);
   const services = createServices(db, log);
   const demo = options.demo ? ensureDemoData(services) : undefined;
-  const server = startServer(services, { port: options.port, hostname: options.hostname });
+  const server = startServer(services, {
+    port: options.port,
+    hostname: options.hostname,
+    publicUrl: options.publicUrl,
+    metricsToken: options.metricsToken,
+  });
   // Off the start-up path: the server answers /healthz at once, and searches find the index built.
   setTimeout(() => {
     try {
@@ -52,7 +79,7 @@ export function startApp(options: AppOptions): RunningApp {
       const drained = server.stop(false);
       const timedOut = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), graceMs).unref());
       if ((await Promise.race([drained, timedOut])) === "timeout") await server.stop(true);
-      db.$client.close();
+      closeDatabaseCleanly(db, log);
     },
   };
 }

@@ -2,41 +2,145 @@ import { z } from "zod";
 import { LOG_LEVELS } from "./log.ts";
 
 /**
- * Every setting of the service, in one zod schema: command-line flags win over environment
- * variables, which win over defaults. Unknown or invalid values stop the start with a message.
+ * Every setting of the service in one table: its command-line flag, its environment variable
+ * and its zod schema (type, bounds, default and the message for a bad value). Flags win over
+ * the environment, which wins over defaults. `serve --help` is printed from this table and
+ * `serve` accepts exactly these flags, so a setting cannot exist without being documented.
  */
-export const configSchema = z.object({
-  port: z.coerce
-    .number({ error: "PORT / --port must be a number" })
-    .int({ error: "PORT / --port must be a whole number" })
-    .min(0, { error: "PORT / --port must be 0 to 65535" })
-    .max(65535, { error: "PORT / --port must be 0 to 65535" })
-    .default(3000)
-    .describe("TCP port (PORT, --port); 0 picks a free one"),
-  host: z.string().min(1).default("0.0.0.0").describe("Interface to bind (HOST, --host)"),
-  databasePath: z.string().min(1).default("./data/broker-directory.db").describe("SQLite file (DATABASE_PATH, --db)"),
-  demo: z.boolean().default(true).describe("Load demo data into an empty database (--no-demo turns it off)"),
-  logLevel: z.enum(LOG_LEVELS, { error: `LOG_LEVEL / --log-level must be one of ${LOG_LEVELS.join(", ")}` }).default("info")
-    .describe("debug, info, warn, error or silent (LOG_LEVEL, --log-level)"),
-});
+interface Setting {
+  /** The serve flag (`--port`), or null for a setting only the environment may carry (secrets). */
+  flag: string | null;
+  env: string | null;
+  /** A boolean switch flag (`--no-demo`) rather than one that takes a value. */
+  switch?: true;
+  /** What the value looks like in --help, e.g. "N" or "PATH". */
+  placeholder?: string;
+  schema: z.ZodType;
+  help: string;
+}
+
+const booleanText = (name: string) =>
+  z.preprocess(
+    (value) => (typeof value === "string" ? ({ true: true, "1": true, false: false, "0": false } as Record<string, boolean>)[value.trim().toLowerCase()] ?? value : value),
+    z.boolean({ error: `${name} must be true or false` }),
+  );
+
+const httpUrl = (name: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), { error: `${name} must be an http(s) URL such as https://brokers.example.ca` })
+    .transform((value) => value.replace(/\/+$/, ""));
+
+export const SETTINGS = {
+  port: {
+    flag: "port",
+    env: "PORT",
+    placeholder: "N",
+    schema: z.coerce
+      .number({ error: "PORT / --port must be a number" })
+      .int({ error: "PORT / --port must be a whole number" })
+      .min(0, { error: "PORT / --port must be 0 to 65535" })
+      .max(65535, { error: "PORT / --port must be 0 to 65535" })
+      .default(3000),
+    help: "TCP port; 0 picks a free one (default 3000)",
+  },
+  host: {
+    flag: "host",
+    env: "HOST",
+    placeholder: "ADDR",
+    schema: z.string().trim().min(1, { error: "HOST / --host must not be empty" }).default("0.0.0.0"),
+    help: "Interface to bind: 0.0.0.0 for all, 127.0.0.1 for this machine only (default 0.0.0.0)",
+  },
+  databasePath: {
+    flag: "db",
+    env: "DATABASE_PATH",
+    placeholder: "PATH",
+    schema: z.string().trim().min(1, { error: "DATABASE_PATH / --db must not be empty" }).default("./data/broker-directory.db"),
+    help: "SQLite file, created if missing (default ./data/broker-directory.db)",
+  },
+  demo: {
+    flag: "no-demo",
+    env: "DEMO",
+    switch: true,
+    schema: booleanText("DEMO").default(true),
+    help: "Load the demo directory into an empty database; --no-demo or DEMO=false turns it off",
+  },
+  logLevel: {
+    flag: "log-level",
+    env: "LOG_LEVEL",
+    placeholder: "LEVEL",
+    schema: z.enum(LOG_LEVELS, { error: `LOG_LEVEL / --log-level must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+    help: "debug, info, warn, error or silent (default info)",
+  },
+  publicUrl: {
+    flag: "public-url",
+    env: "PUBLIC_URL",
+    placeholder: "URL",
+    schema: httpUrl("PUBLIC_URL / --public-url").optional(),
+    help: "The URL clients use, when behind a reverse proxy (absolute links, OpenAPI servers, /docs)",
+  },
+  metricsToken: {
+    flag: null,
+    env: "METRICS_TOKEN",
+    schema: z.string().trim().min(16, { error: "METRICS_TOKEN must be at least 16 characters" }).optional(),
+    help: "Bearer token that lets a remote scraper read /metrics (environment only; loopback needs none)",
+  },
+  shutdownGraceSeconds: {
+    flag: "shutdown-grace",
+    env: "SHUTDOWN_GRACE_SECONDS",
+    placeholder: "S",
+    schema: z.coerce
+      .number({ error: "SHUTDOWN_GRACE_SECONDS / --shutdown-grace must be a number of seconds" })
+      .min(0, { error: "SHUTDOWN_GRACE_SECONDS / --shutdown-grace must be 0 to 300" })
+      .max(300, { error: "SHUTDOWN_GRACE_SECONDS / --shutdown-grace must be 0 to 300" })
+      .default(10),
+    help: "On SIGTERM/SIGINT, how long in-flight requests may finish before they are cut (default 10)",
+  },
+} as const satisfies Record<string, Setting>;
+
+type SettingName = keyof typeof SETTINGS;
+
+// The object schema of all settings; the cast restores the per-key types Object.fromEntries loses.
+export const configSchema = z.object(
+  Object.fromEntries(Object.entries(SETTINGS).map(([name, s]) => [name, s.schema])),
+) as unknown as z.ZodObject<{ [K in SettingName]: (typeof SETTINGS)[K]["schema"] }>;
 
 export type Config = z.infer<typeof configSchema>;
 
 export interface ConfigSources {
-  flags: Partial<Record<"port" | "host" | "db" | "log-level", string>> & { "no-demo"?: boolean };
+  /** Parsed serve flags by flag name ("port", "no-demo"…). */
+  flags: Record<string, string | boolean | undefined>;
   env: Record<string, string | undefined>;
 }
 
-export function loadConfig({ flags, env }: ConfigSources): Config {
-  const result = configSchema.safeParse({
-    port: flags.port ?? env.PORT,
-    host: flags.host ?? env.HOST,
-    databasePath: flags.db ?? env.DATABASE_PATH,
-    demo: flags["no-demo"] ? false : undefined,
-    logLevel: flags["log-level"] ?? env.LOG_LEVEL,
+/** The `util.parseArgs` options for every setting that has a flag. */
+export function settingFlags(): Record<string, { type: "string" | "boolean" }> {
+  const out: Record<string, { type: "string" | "boolean" }> = {};
+  for (const s of Object.values(SETTINGS) as Setting[]) if (s.flag) out[s.flag] = { type: s.switch ? "boolean" : "string" };
+  return out;
+}
+
+/** One line per setting, for `serve --help`. */
+export function describeSettings(): string {
+  const rows = (Object.values(SETTINGS) as Setting[]).map((s) => {
+    const flag = s.flag ? (s.switch ? `--${s.flag}` : `--${s.flag} ${s.placeholder ?? "VALUE"}`) : "";
+    return `  ${flag.padEnd(22)} ${(s.env ?? "").padEnd(24)} ${s.help}`;
   });
+  return [`  ${"Flag".padEnd(22)} ${"Environment".padEnd(24)} Meaning`, ...rows].join("\n");
+}
+
+export function loadConfig({ flags, env }: ConfigSources): Config {
+  const raw: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
+    // A switch flag (--no-demo) states the opposite of its setting when present.
+    const fromFlag = s.flag === null ? undefined : s.switch ? (flags[s.flag] ? false : undefined) : flags[s.flag];
+    const fromEnv = s.env === null ? undefined : env[s.env];
+    raw[name] = fromFlag ?? (fromEnv === "" ? undefined : fromEnv);
+  }
+  const result = configSchema.safeParse(raw);
   if (!result.success) {
-    throw new ConfigError(result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n"));
+    throw new ConfigError(result.error.issues.map((i) => i.message).join("\n"));
   }
   return result.data;
 }

@@ -18,11 +18,26 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
   const threshold = LOG_LEVELS.indexOf(level);
   const emit = (lvl: Exclude<LogLevel, "silent">) => (message: string, fields: LogFields = {}) => {
     if (LOG_LEVELS.indexOf(lvl) < threshold) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg: message, ...fields }), lvl === "error");
+    const safe: LogFields = {};
+    for (const [name, value] of Object.entries(fields)) safe[name] = typeof value === "string" ? scrubSecrets(value) : value;
+    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg: scrubSecrets(message), ...safe }), lvl === "error");
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
 
 function defaultWrite(line: string, isError: boolean): void {
   (isError ? process.stderr : process.stdout).write(line + "\n");
+}
+
+const API_KEY_PATTERN = /brk_[A-Za-z0-9_-]{8,}/g;
+const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+
+/**
+ * A last line of defence for text that reaches the log from elsewhere (an error message that
+ * quotes its input, a stack): API keys and email addresses are masked. Callers still pass
+ * only safe fields; this catches what slips through.
+ */
+export function scrubSecrets(text: string): string {
+  if (!text.includes("brk_") && !text.includes("@")) return text;
+  return text.replace(API_KEY_PATTERN, "brk_[redacted]").replace(EMAIL_PATTERN, "[email redacted]");
 }

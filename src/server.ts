@@ -4,11 +4,21 @@ import { restRoutes } from "./adapters/rest/restRoutes.ts";
 import { errorResponse, jsonResponse } from "./adapters/http/json.ts";
 import { requestIdFor, type RequestInfo } from "./adapters/http/requestInfo.ts";
 import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
+import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
+import { createOpenApiSource } from "./adapters/openapi/openApiEndpoint.ts";
+import { createTrpcHandler, TRPC_ENDPOINT } from "./adapters/trpc/trpcHandler.ts";
+import { HttpMetrics } from "./ops/httpMetrics.ts";
+import { createMetricsEndpoint } from "./ops/metricsEndpoint.ts";
+import { checkReadiness } from "./ops/readiness.ts";
 import type { Services } from "./services.ts";
 
 export interface ServerOptions {
   port: number;
   hostname: string;
+  /** The origin clients use (PUBLIC_URL); else each request's own origin. */
+  publicUrl?: string;
+  /** Lets a remote scraper read /metrics with `Authorization: Bearer <token>`. */
+  metricsToken?: string;
 }
 
 /** Long enough for a slow MCP tool call or a large directory resource; Bun's default is 10 s. */
@@ -22,13 +32,47 @@ const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
  */
 export function startServer(services: Services, options: ServerOptions): Server<undefined> {
   const handleRest = createRestHandler(services, restRoutes);
+  const handleTrpc = createTrpcHandler(services);
+  const metrics = new HttpMetrics();
+  const serveMetrics = createMetricsEndpoint({ metrics, db: services.db, token: options.metricsToken });
+  const openApiFor = createOpenApiSource(restRoutes);
+  let docs: { url: string; html: string } | undefined;
 
-  async function route(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+  async function route(request: Request, url: URL, info: RequestInfo, server: Server<undefined>): Promise<Response> {
     const path = url.pathname;
+    if (path === "/api/v1/openapi.json") {
+      info.route = path;
+      return new Response(openApiFor(info.baseUrl).json, {
+        headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" },
+      });
+    }
     if (path.startsWith("/api/v1/") || path === "/api/v1") return handleRest(request, url, info);
+    if (path === TRPC_ENDPOINT || path.startsWith(`${TRPC_ENDPOINT}/`)) return handleTrpc(request, url, info);
     if (path === "/healthz") {
       info.route = path;
       return jsonResponse({ status: "ok" });
+    }
+    if (path === "/readyz") {
+      info.route = path;
+      const readiness = checkReadiness(services.db);
+      return jsonResponse({ status: readiness.ready ? "ready" : "not ready", checks: readiness.checks }, readiness.ready ? 200 : 503);
+    }
+    if (path === "/metrics") {
+      info.route = path;
+      return serveMetrics(request, server.requestIP(request)?.address);
+    }
+    if (path === "/docs" || path === "/docs/") {
+      info.route = "/docs";
+      // One page kept, for the last base URL (which comes from the Host header without PUBLIC_URL).
+      if (docs?.url !== info.baseUrl) docs = { url: info.baseUrl, html: renderDocsPage(openApiFor(info.baseUrl).document) };
+      return new Response(docs.html, {
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
+          "X-Content-Type-Options": "nosniff",
+          "Cache-Control": "no-cache",
+        },
+      });
     }
     return errorResponse(404, `No such path: ${path.slice(0, 200)}. The API lives under /api/v1.`);
   }
@@ -38,13 +82,13 @@ export function startServer(services: Services, options: ServerOptions): Server<
     hostname: options.hostname,
     idleTimeout: IDLE_TIMEOUT_SECONDS,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    async fetch(request) {
+    async fetch(request, server) {
       const started = performance.now();
       const url = new URL(request.url);
-      const info: RequestInfo = { requestId: requestIdFor(request), baseUrl: url.origin };
+      const info: RequestInfo = { requestId: requestIdFor(request), baseUrl: options.publicUrl ?? url.origin };
       let response: Response;
       try {
-        response = await route(request, url, info);
+        response = await route(request, url, info, server);
       } catch (error) {
         services.log.error("unhandled request failure", {
           requestId: info.requestId,
@@ -54,12 +98,17 @@ export function startServer(services: Services, options: ServerOptions): Server<
         response = errorResponse(500, INTERNAL_ERROR_MESSAGE);
       }
       response.headers.set("X-Request-Id", info.requestId);
+      // Only these fields, by design: a route pattern (never the raw path or query, which can
+      // hold names or emails), the key's id (never the key), no bodies, no headers.
+      const ms = performance.now() - started;
+      const routeLabel = info.route ?? "(unmatched)";
+      metrics.record(request.method, routeLabel, response.status, ms / 1000);
       services.log.info("request", {
         requestId: info.requestId,
         method: request.method,
-        route: info.route ?? "(unmatched)",
+        route: routeLabel,
         status: response.status,
-        ms: Math.round((performance.now() - started) * 100) / 100,
+        ms: Math.round(ms * 100) / 100,
         keyId: info.keyId,
       });
       return response;

@@ -1,29 +1,20 @@
 import { startApp } from "../app.ts";
-import { configSchema, loadConfig } from "../config.ts";
+import { describeSettings, loadConfig, settingFlags } from "../config.ts";
 import { parseCommandArgs } from "./cliSupport.ts";
 
-export const SERVE_HELP = `Usage: broker-directory serve [--port 3000] [--host 0.0.0.0] [--db PATH] [--no-demo] [--log-level info]
+export const SERVE_HELP = `Usage: broker-directory serve [options]
 
-Applies pending migrations, then serves REST (/api/v1), and the health check (/healthz).
-On an empty database it loads the demo directory and prints a new all-scope demo key once.
+Applies pending migrations, then serves REST (/api/v1), MCP (/mcp), tRPC (/trpc), the widget,
+the API reference (/docs, /api/v1/openapi.json) and the operations endpoints (/healthz,
+/readyz, /metrics). On an empty database it loads the demo directory and prints a new
+all-scope demo key once. SIGTERM or SIGINT stops it gracefully (exit 0).
 
-Settings (flag, then environment variable, then default):
-${Object.entries(configSchema.shape)
-  .map(([name, schema]) => `  ${name.padEnd(14)} ${schema.description ?? ""}`)
-  .join("\n")}`;
+Settings (a flag wins over its environment variable, which wins over the default; an empty
+variable counts as unset; a bad value stops the start with a message):
+${describeSettings()}`;
 
 export async function serveCommand(args: string[], env: Record<string, string | undefined>): Promise<void> {
-  const { values } = parseCommandArgs(
-    args,
-    {
-      port: { type: "string" },
-      host: { type: "string" },
-      db: { type: "string" },
-      "no-demo": { type: "boolean" },
-      "log-level": { type: "string" },
-    },
-    "serve",
-  );
+  const { values } = parseCommandArgs(args, settingFlags(), "serve");
   if (values.help) return console.log(SERVE_HELP);
   const config = loadConfig({ flags: values, env });
   const app = startApp({
@@ -32,6 +23,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     hostname: config.host,
     demo: config.demo,
     logLevel: config.logLevel,
+    publicUrl: config.publicUrl,
+    metricsToken: config.metricsToken,
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {
@@ -45,7 +38,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     if (stopping) return;
     stopping = true;
     app.services.log.info("shutting down", { signal });
-    await app.stop();
+    await app.stop(config.shutdownGraceSeconds * 1000);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startApp, type RunningApp } from "../../src/app.ts";
+import { startApp, type AppOptions, type RunningApp } from "../../src/app.ts";
 import type { Scope } from "../../src/auth/scopes.ts";
 import { createLogger } from "../../src/log.ts";
 
@@ -27,9 +27,12 @@ export interface TestServer {
 
 /**
  * A real server for a test file: Bun.serve on an ephemeral port over a fresh SQLite file in
- * a temp dir, with the demo directory loaded unless `demo: false`. Logs are silent.
+ * a temp dir, with the demo directory loaded unless `demo: false`. Logs are silent unless
+ * `app.logger` is given; `app` also carries the operator settings (publicUrl, metricsToken).
  */
-export async function startTestServer(options: { demo?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { demo?: boolean; app?: Partial<Pick<AppOptions, "logger" | "publicUrl" | "metricsToken">> } = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "broker-directory-test-"));
   const databasePath = join(dir, "directory.db");
   const app = startApp({
@@ -38,6 +41,7 @@ export async function startTestServer(options: { demo?: boolean } = {}): Promise
     hostname: "127.0.0.1",
     demo: options.demo ?? true,
     logger: createLogger("silent"),
+    ...options.app,
   });
   return {
     url: app.url,
