@@ -1,4 +1,4 @@
-import { formatDollars } from "./rating/money.ts";
+import { formatDollars, formatWholeDollars } from "./rating/money.ts";
 
 /** One side of a comparison, money in integer cents. */
 export interface ComparablePolicy {
@@ -80,10 +80,11 @@ export function summarize(a: ComparablePolicy, b: ComparablePolicy, d: PolicyDif
     );
   }
 
-  if (d.deductible === 0) clauses.push(`the deductible is the same (${formatDollars(a.deductible * 100)})`);
+  const deductible = (dollars: number) => (Number.isInteger(dollars) ? formatWholeDollars(dollars) : formatDollars(Math.round(dollars * 100)));
+  if (d.deductible === 0) clauses.push(`both have a ${deductible(a.deductible)} deductible`);
   else {
-    const [low, high] = d.deductible > 0 ? [nameA, nameB] : [nameB, nameA];
-    clauses.push(`${low} has the lower deductible by ${formatDollars(Math.abs(d.deductible) * 100)} (vs ${high})`);
+    const low = d.deductible > 0 ? nameA : nameB;
+    clauses.push(`${low}'s deductible is ${deductible(Math.abs(d.deductible))} lower`);
   }
 
   const extras = (name: string, items: string[]) => (items.length > 0 ? `${name} also lists ${items.join(", ")}` : undefined);

@@ -7,6 +7,8 @@ import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import { requestOrigin } from "../http/requestOrigin.ts";
+import { BROKER_PHOTO_ROUTE, brokerPhotoSlug, serveBrokerPhoto } from "../static/brokerPhoto.ts";
+import { isEmbedPath, optionsResponse, withEmbedCors } from "./cors.ts";
 import { compilePaths, matchPath } from "./pathMatcher.ts";
 import type { RestRoute } from "./restRoute.ts";
 
@@ -17,10 +19,27 @@ import type { RestRoute } from "./restRoute.ts";
 export function createRestHandler(services: Services, routes: readonly RestRoute[]) {
   const compiled = compilePaths(routes.map((route) => ({ path: route.path, value: route })));
 
-  return async function handleRest(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+  // Embed paths answer CORS on every response, errors included, so a widget can read them.
+  return async function handleRestWithCors(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+    const response = await handleRest(request, url, info);
+    return isEmbedPath(url.pathname) ? withEmbedCors(request, response) : response;
+  };
+
+  async function handleRest(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+    // Broker pictures are public: an <img> cannot send a key.
+    const photoSlug = brokerPhotoSlug(url.pathname);
+    if (photoSlug !== undefined) {
+      info.route = BROKER_PHOTO_ROUTE;
+      return serveBrokerPhoto(services, request, photoSlug);
+    }
     const matches = matchPath(compiled, url.pathname);
     if (matches.length === 0) {
       return errorResponse(404, `No such endpoint: ${request.method} ${url.pathname.slice(0, 200)}. See /api/v1/openapi.json.`);
+    }
+    // Preflight carries no key: answered before admission (CORS on embed paths, 405 elsewhere).
+    if (request.method === "OPTIONS") {
+      info.route = matches[0]!.value.path;
+      return optionsResponse(request, url.pathname, [...new Set(matches.map((m) => m.value.method))]);
     }
     const match = matches.find((m) => m.value.method === request.method);
     if (!match) {
@@ -67,7 +86,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       }
       return errorResponse(failure.status, failure.message, headers, failure.issues);
     }
-  };
+  }
 }
 
 /** The query string as one value per name (the first, when a name repeats). */

@@ -4,7 +4,7 @@ import { normalizeNorthAmericanPhone } from "../../domain/phone.ts";
 import { resolveQuoteLine, LINE_LABELS } from "../../domain/quotes/insuranceTypes.ts";
 import { foldText } from "../../domain/text.ts";
 import { brokerSlug } from "../brokers/getBroker.ts";
-import { requiredOr } from "../quotes/invalidInput.ts";
+import { objectExpected, requiredOr } from "../quotes/invalidInput.ts";
 import { quoteId } from "../quotes/quoteSchemas.ts";
 
 export const MAX_NOTES_LENGTH = 2_000;
@@ -66,7 +66,7 @@ export const createLeadInput = z.strictObject({
   ).describe(`Free text from the person, at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters`),
   brokerSlug: optionalText(brokerSlug).describe("Slug of the published broker the person wants to hear from"),
   quoteId: optionalText(quoteId).describe("Id of a quote of this workspace the lead follows up"),
-});
+}, { error: objectExpected("a JSON object {name, email, phone, insuranceType, notes?, brokerSlug?, quoteId?}") });
 export type CreateLeadInput = z.infer<typeof createLeadInput>;
 
 export const LEAD_SOURCES = ["rest", "embed", "mcp"] as const;

@@ -5,13 +5,13 @@ import { centsToDollars, dollarsToCents, monthlyCentsOf } from "../../domain/rat
 import { foldText, slugify } from "../../domain/text.ts";
 import type { Context } from "../trpc.ts";
 import { scopedProcedure } from "../trpc.ts";
-import { invalidInput } from "../quotes/invalidInput.ts";
+import { invalidInput, objectExpected } from "../quotes/invalidInput.ts";
 import { policySide, policyInput, type PolicyInput } from "./policySchemas.ts";
 
 export const comparePoliciesInput = z.strictObject({
   policyA: policyInput.describe("The first policy: {quoteId, carrier} from a stored quote, or inline figures"),
   policyB: policyInput.describe("The second policy, in either form"),
-});
+}, { error: objectExpected("a JSON object {policyA, policyB}") });
 
 const dollars = (cents: number) => centsToDollars(cents);
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { quoteId } from "../quotes/quoteSchemas.ts";
-import { requiredOr } from "../quotes/invalidInput.ts";
+import { objectExpected, requiredOr } from "../quotes/invalidInput.ts";
 
 const MAX_PREMIUM = 10_000_000;
 
@@ -35,7 +35,7 @@ export const policyInput = z
       .max(1_000_000, { error: "must be at most 1,000,000 dollars" })
       .optional()
       .describe("Inline only: deductible in dollars"),
-  })
+  }, { error: objectExpected("an object: {quoteId, carrier} for a quoted offer, or {carrier, annualPremium and/or monthlyPremium, coverage, deductible}") })
   .superRefine((policy, ctx) => {
     const inlineFields = (["monthlyPremium", "annualPremium", "coverage", "deductible"] as const).filter((f) => policy[f] !== undefined);
     if (policy.quoteId !== undefined) {

@@ -1,5 +1,4 @@
 import { TRPCError } from "@trpc/server";
-import { z } from "zod";
 
 export interface InputProblem {
   /** From the input's root: ["details", "driverAge"]. */
@@ -8,14 +7,30 @@ export interface InputProblem {
 }
 
 /**
+ * The cause of an input failure found after the schema passed, shaped like a schema failure
+ * (an Error with zod-style `issues`) so every adapter reports both the same way. An Error,
+ * because tRPC keeps Error causes as they are (a zod v4 ZodError is not one).
+ */
+class InputIssuesError extends Error {
+  readonly issues: { code: "custom"; path: PropertyKey[]; message: string }[];
+  constructor(problems: readonly InputProblem[]) {
+    super(problems.map((p) => p.message).join("; "));
+    this.name = "InputIssuesError";
+    this.issues = problems.map((p) => ({ code: "custom", path: [...p.path], message: p.message }));
+  }
+}
+
+/**
  * A 422 for problems found after the schema passed (rules that need the database or the
- * clock), shaped like a zod failure so every adapter reports it the same way: one
- * `{path, message}` per field, e.g. `details.driverAge`.
+ * clock): one `{path, message}` per field, e.g. `details.driverAge`.
  */
 export function invalidInput(problems: readonly InputProblem[]): TRPCError {
-  const error = new z.ZodError(problems.map((p) => ({ code: "custom" as const, path: [...p.path], message: p.message, input: undefined })));
-  return new TRPCError({ code: "UNPROCESSABLE_CONTENT", message: problems.map((p) => p.message).join("; "), cause: error });
+  return new TRPCError({ code: "UNPROCESSABLE_CONTENT", message: problems.map((p) => p.message).join("; "), cause: new InputIssuesError(problems) });
 }
+
+/** An `error` option for an object schema: says what object was expected instead of a bare type. */
+export const objectExpected = (what: string) => (issue: { code?: string; input?: unknown }) =>
+  issue.code === "invalid_type" ? (issue.input === undefined ? `is required: ${what}` : `must be ${what}`) : undefined;
 
 /** "is required" when the field is absent, else the given complaint (zod `error` callback). */
 export const requiredOr = (complaint: string) => (issue: { input?: unknown }) =>

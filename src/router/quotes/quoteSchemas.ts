@@ -3,7 +3,7 @@ import { POSTAL_CODE_FORMAT_MESSAGE, normalizePostalCode } from "../../domain/po
 import { PROVINCE_CODES, resolveProvince, unknownProvinceMessage } from "../../domain/provinces.ts";
 import { quoteDetailsSchemas, QUOTE_LINES } from "../../domain/quotes/details.ts";
 import { LINE_LABELS, QUOTE_LINE_LABELS, resolveQuoteLine, unsupportedInsuranceTypeMessage } from "../../domain/quotes/insuranceTypes.ts";
-import { requiredOr } from "./invalidInput.ts";
+import { objectExpected, requiredOr } from "./invalidInput.ts";
 
 export const quoteId = z
   .string({ error: requiredOr("must be text: a quote id such as qt_3f2a…") })
@@ -66,7 +66,7 @@ export const createQuoteInput = z.strictObject({
         "Tenant {contentsValue, claimsLast5Years, deductible?}, Life {age, smoker, coverageAmount, termYears}, Travel {tripDays, travellerAges, destination}",
       anyOf: documentedDetails,
     }),
-});
+}, { error: objectExpected("a JSON object {insuranceType, province, postalCode, details}") });
 export type CreateQuoteInput = z.infer<typeof createQuoteInput>;
 
 export const quoteOfferSchema = z.object({

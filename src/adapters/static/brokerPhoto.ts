@@ -1,0 +1,75 @@
+import type { Services } from "../../services.ts";
+import { fnv1a } from "../../domain/rating/carrier.ts";
+import { errorResponse } from "../http/json.ts";
+
+/**
+ * GET /api/v1/embed/brokers/{slug}/photo.svg: a published broker's picture, an SVG monogram
+ * drawn from its name. Public, because an <img> cannot send the key; it reveals nothing the
+ * embed list does not (published brokers only). Every piece of text is XML-escaped, the
+ * document carries no script and is served with a CSP that forbids any, so even opened
+ * directly it cannot run code.
+ */
+export const BROKER_PHOTO_ROUTE = "/api/v1/embed/brokers/:slug/photo.svg";
+const PHOTO_PATH = /^\/api\/v1\/embed\/brokers\/([^/]+)\/photo\.svg$/;
+
+/** The slug when the path is a broker photo's, else undefined. */
+export function brokerPhotoSlug(pathname: string): string | undefined {
+  const match = PHOTO_PATH.exec(pathname);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return undefined;
+  }
+}
+
+const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+
+/** Up to two initials from the name's words that start with a letter ("Beauchamp & Fils" → "BF"). */
+export function monogramOf(name: string): string {
+  const letters = name
+    .split(/[\s\-–—&/,.]+/)
+    .map((word) => Array.from(word)[0] ?? "")
+    .filter((first) => /\p{L}/u.test(first));
+  return letters.slice(0, 2).join("").toLocaleUpperCase("en-CA") || "?";
+}
+
+export function monogramSvg(name: string, slug: string): string {
+  // Hue from the slug, so a broker keeps its colour; dark enough for white text (WCAG AA).
+  const hue = fnv1a(slug) % 360;
+  const label = escapeXml(name);
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96" role="img" aria-label="${label}">` +
+    `<title>${label}</title>` +
+    `<rect width="96" height="96" rx="48" fill="hsl(${hue}, 45%, 32%)"/>` +
+    `<text x="48" y="48" dy="0.35em" text-anchor="middle" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" ` +
+    `font-size="38" font-weight="600" fill="#ffffff">${escapeXml(monogramOf(name))}</text></svg>`
+  );
+}
+
+export function serveBrokerPhoto(services: Services, request: Request, slug: string): Response {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    return errorResponse(405, `${request.method} is not allowed on a broker photo; use GET.`, { Allow: "GET, HEAD" });
+  }
+  const broker = slug.length <= 200 ? services.brokers.findBySlug(slug) : undefined;
+  if (!broker) return errorResponse(404, `No published broker has the slug ${JSON.stringify(slug.slice(0, 200))}.`);
+
+  const svg = monogramSvg(broker.name, broker.slug);
+  const etag = `"${new Bun.CryptoHasher("sha256").update(svg).digest("base64url").slice(0, 27)}"`;
+  const headers: Record<string, string> = {
+    "Content-Type": "image/svg+xml; charset=utf-8",
+    // A day in caches; a renamed broker shows its new initials after revalidation at most.
+    "Cache-Control": "public, max-age=86400",
+    ETag: etag,
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+    "X-Content-Type-Options": "nosniff",
+    // Partner pages that isolate themselves (COEP) may still show it.
+    "Cross-Origin-Resource-Policy": "cross-origin",
+  };
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(request.method === "HEAD" ? null : svg, { status: 200, headers });
+}
