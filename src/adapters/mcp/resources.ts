@@ -6,7 +6,17 @@ import { ErrorCode, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
 
 const JSON_MIME = "application/json";
 const DIRECTORY_URI = "broker://directory";
+const CARRIERS_URI = "broker://carriers";
 const BROKER_URI_PREFIX = "broker://brokers/";
+
+const carriersResource = {
+  uri: CARRIERS_URI,
+  name: "carriers",
+  title: "Insurance carriers",
+  description:
+    "The 30 insurance carriers operating in Canada that quotes are drawn from, each with its slug, name, the lines it writes and the provinces it writes them in: JSON {data, total}. Needs the brokers:read scope.",
+  mimeType: JSON_MIME,
+};
 
 /** resources/list. The directory's description states its current size. */
 export function listResources(context: McpCallContext): JsonObject {
@@ -22,7 +32,7 @@ export function listResources(context: McpCallContext): JsonObject {
     mimeType: JSON_MIME,
   };
   if (size.exact) directory.size = size.bytes;
-  return { resources: [directory] };
+  return { resources: [directory, carriersResource] };
 }
 
 /** resources/templates/list. */
@@ -57,6 +67,7 @@ export async function readResource(params: JsonObject, context: McpCallContext):
     context.streamed.push(text);
     return { contents: [{ uri, mimeType: JSON_MIME, text }] };
   }
+  if (uri === CARRIERS_URI) return jsonContents(uri, await readThroughProcedure(uri, context, () => context.caller.carriers.list()));
   if (uri.startsWith(BROKER_URI_PREFIX)) {
     const slug = decodeSegment(uri.slice(BROKER_URI_PREFIX.length));
     if (slug) return jsonContents(uri, await readThroughProcedure(uri, context, () => context.caller.brokers.get({ slug })));
@@ -86,7 +97,7 @@ function resourceNotFound(uri: string, context: McpCallContext): McpProtocolErro
   const shown = uri.slice(0, 300);
   return new McpProtocolError(
     context.era === "modern" ? ErrorCode.INVALID_PARAMS : ErrorCode.RESOURCE_NOT_FOUND,
-    `Resource not found: ${JSON.stringify(shown)}. Read broker://directory, or broker://brokers/{slug} with a slug from search_brokers.`,
+    `Resource not found: ${JSON.stringify(shown)}. Read broker://directory, broker://carriers, or broker://brokers/{slug} with a slug from search_brokers.`,
     { uri: shown },
   );
 }

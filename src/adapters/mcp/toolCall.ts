@@ -28,7 +28,8 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
   const checked = tool.input.safeParse(args);
   if (!checked.success) {
     const issues = describeIssues(checked.error).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
-    return toolError(`Invalid arguments for ${tool.name}: ${issues.join("; ")}.`);
+    const text = `Invalid arguments for ${tool.name}: ${issues.join("; ")}`;
+    return toolError(/[.!?]$/.test(text) ? text : `${text}.`);
   }
   try {
     const result = await tool.call(context.caller, args);

@@ -4,9 +4,14 @@ import { brokerSlug, getBrokerInput } from "../../router/brokers/getBroker.ts";
 import { searchBrokersInput, searchBrokersOutput } from "../../router/brokers/searchBrokers.ts";
 import { listReviewsInput, listReviewsOutput } from "../../router/reviews/listReviews.ts";
 import type { Caller } from "../../router/appRouter.ts";
+import { createLeadInput, createLeadOutput } from "../../router/leads/createLead.ts";
+import { comparePoliciesInput, comparePoliciesOutput } from "../../router/policies/comparePolicies.ts";
+import { createQuoteInput, createQuoteOutput } from "../../router/quotes/createQuote.ts";
 import { defineTool, describeTool, type McpTool } from "./toolDefinition.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+/** Adds a record to the caller's workspace; never changes or removes one. */
+const CREATES_RECORD = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 
 /** search_brokers says `query` where the procedure says `q`: the same field, renamed. */
 const searchBrokersArgs = searchBrokersInput
@@ -62,6 +67,39 @@ export const tools: readonly McpTool[] = [
     annotations: READ_ONLY,
     call: async (caller, { brokerId, slug, ...page }) =>
       caller.reviews.list({ ...page, brokerId: brokerId ?? (await brokerIdForSlug(caller, slug ?? "")) }),
+  }),
+  defineTool({
+    name: "get_quote",
+    title: "Get insurance quotes",
+    description:
+      "Prices a policy with every carrier of our catalogue that writes the line in the province: Auto, Home, Condo, Tenant, Life or Travel, with the details that line needs (see the details property). Use it when the user wants to know what insurance would cost. Returns {quoteId, quotes: 3 to 8 offers (carrier, monthlyPremium, annualPremium, coverage, deductible) cheapest first, expiresAt (30 days)}; the quote is stored, so keep quoteId for compare_policies or create_lead. Figures are estimates, not a binding offer.",
+    scope: "quotes:write",
+    input: createQuoteInput,
+    output: createQuoteOutput,
+    annotations: CREATES_RECORD,
+    call: (caller, args) => caller.quotes.create(args),
+  }),
+  defineTool({
+    name: "compare_policies",
+    title: "Compare two policies",
+    description:
+      "Sets two policies side by side: each either an offer of a stored quote {quoteId, carrier} or inline figures {carrier, annualPremium or monthlyPremium, coverage, deductible}. Use it when the user hesitates between two offers. Returns both policies, the differences (premiums and deductible as B minus A, which is cheaper, coverage only in A, only in B, in both) and a one-sentence summary to show the user.",
+    scope: "quotes:write",
+    input: comparePoliciesInput,
+    output: comparePoliciesOutput,
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    call: (caller, args) => caller.policies.compare(args),
+  }),
+  defineTool({
+    name: "create_lead",
+    title: "Pass a customer's request to the workspace",
+    description:
+      "Records a lead (a person who wants to be contacted about insurance) in the workspace of this API key: name, email, phone, insuranceType, optional notes, and optionally the brokerSlug they chose and the quoteId they follow up. Only call it when the user has asked to be contacted and agreed to share these details; each call creates a new lead. Returns the stored lead with its id, phone normalised to E.164 and status new.",
+    scope: "leads:write",
+    input: createLeadInput,
+    output: createLeadOutput,
+    annotations: CREATES_RECORD,
+    call: (caller, args) => caller.leads.create(args),
   }),
 ];
 
