@@ -17,6 +17,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** METRICS_TOKEN: lets a remote scraper read /metrics. */
   metricsToken?: string;
+  /** MCP_ALLOWED_ORIGINS: browser origins that may call /mcp (none by default). */
+  mcpAllowedOrigins?: readonly string[];
 }
 
 export interface RunningApp {
@@ -59,6 +61,7 @@ export function startApp(options: AppOptions): RunningApp {
     hostname: options.hostname,
     publicUrl: options.publicUrl,
     metricsToken: options.metricsToken,
+    mcpAllowedOrigins: options.mcpAllowedOrigins,
   });
   // Off the start-up path: the server answers /healthz at once, and searches find the index built.
   setTimeout(() => {

@@ -32,6 +32,20 @@ const httpUrl = (name: string) =>
     .refine((value) => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), { error: `${name} must be an http(s) URL such as https://brokers.example.ca` })
     .transform((value) => value.replace(/\/+$/, ""));
 
+/** A comma-separated list of browser origins (scheme://host[:port]), normalised as browsers send them. */
+const originList = (name: string) =>
+  z.string().transform((value, ctx) => {
+    const origins: string[] = [];
+    for (const part of value.split(",").map((item) => item.trim()).filter(Boolean)) {
+      if (!/^https?:\/\/[^/?#\s]+$/i.test(part)) {
+        ctx.addIssue({ code: "custom", message: `${name}: ${JSON.stringify(part)} is not an origin such as https://app.example.com (scheme, host, optional port; no path)` });
+        return z.NEVER;
+      }
+      origins.push(new URL(part).origin);
+    }
+    return origins;
+  });
+
 export const SETTINGS = {
   port: {
     flag: "port",
@@ -85,6 +99,13 @@ export const SETTINGS = {
     env: "METRICS_TOKEN",
     schema: z.string().trim().min(16, { error: "METRICS_TOKEN must be at least 16 characters" }).optional(),
     help: "Bearer token that lets a remote scraper read /metrics (environment only; loopback needs none)",
+  },
+  mcpAllowedOrigins: {
+    flag: "mcp-allowed-origins",
+    env: "MCP_ALLOWED_ORIGINS",
+    placeholder: "ORIGINS",
+    schema: originList("MCP_ALLOWED_ORIGINS / --mcp-allowed-origins").default([]),
+    help: "Browser origins allowed to call /mcp, comma-separated (default none: agents send no Origin)",
   },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",

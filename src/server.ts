@@ -7,6 +7,7 @@ import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
 import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
 import { createOpenApiSource } from "./adapters/openapi/openApiEndpoint.ts";
 import { createTrpcHandler, TRPC_ENDPOINT } from "./adapters/trpc/trpcHandler.ts";
+import { createMcpHandler } from "./adapters/mcp/mcpHandler.ts";
 import { HttpMetrics } from "./ops/httpMetrics.ts";
 import { createMetricsEndpoint } from "./ops/metricsEndpoint.ts";
 import { checkReadiness } from "./ops/readiness.ts";
@@ -19,9 +20,14 @@ export interface ServerOptions {
   publicUrl?: string;
   /** Lets a remote scraper read /metrics with `Authorization: Bearer <token>`. */
   metricsToken?: string;
+  /** Browser origins allowed to call /mcp; requests without Origin (agents) are always fine. */
+  mcpAllowedOrigins?: readonly string[];
 }
 
-/** Long enough for a slow MCP tool call or a large directory resource; Bun's default is 10 s. */
+/**
+ * Long enough for a slow MCP tool call or a large directory resource: Bun's default (10 s
+ * without a byte) would cut them, and MCP clients wait 60 s by default.
+ */
 const IDLE_TIMEOUT_SECONDS = 120;
 /** Bodies are 64 KiB at most (see readJsonBody); Bun refuses anything far beyond before reading it. */
 const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
@@ -33,6 +39,7 @@ const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 export function startServer(services: Services, options: ServerOptions): Server<undefined> {
   const handleRest = createRestHandler(services, restRoutes);
   const handleTrpc = createTrpcHandler(services);
+  const handleMcp = createMcpHandler(services, { allowedOrigins: options.mcpAllowedOrigins ?? [], boundHostname: options.hostname });
   const metrics = new HttpMetrics();
   const serveMetrics = createMetricsEndpoint({ metrics, db: services.db, token: options.metricsToken });
   const openApiFor = createOpenApiSource(restRoutes);
@@ -48,6 +55,13 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path.startsWith("/api/v1/") || path === "/api/v1") return handleRest(request, url, info);
     if (path === TRPC_ENDPOINT || path.startsWith(`${TRPC_ENDPOINT}/`)) return handleTrpc(request, url, info);
+    // No redirect for /mcp/: MCP clients must not be bounced (a redirect can drop the POST).
+    if (path === "/mcp" || path === "/mcp/") return handleMcp(request, info);
+    if (path.startsWith("/.well-known/oauth-") || path === "/.well-known/openid-configuration") {
+      // Advertising OAuth we do not run would send MCP clients into a flow that cannot succeed.
+      info.route = "/.well-known/oauth-*";
+      return errorResponse(404, "This server does not use OAuth: send an API key as 'Authorization: Bearer brk_…'.");
+    }
     if (path === "/healthz") {
       info.route = path;
       return jsonResponse({ status: "ok" });

@@ -28,10 +28,10 @@ export interface TestServer {
 /**
  * A real server for a test file: Bun.serve on an ephemeral port over a fresh SQLite file in
  * a temp dir, with the demo directory loaded unless `demo: false`. Logs are silent unless
- * `app.logger` is given; `app` also carries the operator settings (publicUrl, metricsToken).
+ * `app.logger` is given; `app` also carries the operator settings (publicUrl, metricsToken, mcpAllowedOrigins).
  */
 export async function startTestServer(
-  options: { demo?: boolean; app?: Partial<Pick<AppOptions, "logger" | "publicUrl" | "metricsToken">> } = {},
+  options: { demo?: boolean; app?: Partial<Pick<AppOptions, "logger" | "publicUrl" | "metricsToken" | "mcpAllowedOrigins">> } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "broker-directory-test-"));
   const databasePath = join(dir, "directory.db");
