@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { copyFileSync, existsSync, renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { MIGRATIONS } from "../../db/migrations.ts";
 import { BackupError, verify } from "./backup.ts";
@@ -7,8 +7,9 @@ import { BackupError, verify } from "./backup.ts";
 /**
  * Puts a backup in place of the database file. Run it with the server stopped: SQLite files
  * cannot be swapped under a live process. The backup is checked first (readable, intact, not
- * written by a newer version), copied beside the target and renamed over it in one step, and
- * the old write-ahead log is removed so it cannot be replayed onto the restored file.
+ * written by a newer version), then written beside the target with VACUUM INTO (so a copy that
+ * still has its own -wal file is restored whole, not just its main file) and renamed over it
+ * in one step; the old write-ahead log is removed so it cannot be replayed onto the restored file.
  */
 export function restoreDatabase(backupPath: string, targetPath: string, options: { force: boolean }): { path: string } {
   const backup = resolve(backupPath);
@@ -26,8 +27,16 @@ export function restoreDatabase(backupPath: string, targetPath: string, options:
   if (!existsSync(dirname(target))) throw new BackupError(`The folder ${dirname(target)} does not exist; create it first.`);
 
   const staging = join(dirname(target), `.restore-${process.pid}-${Date.now()}.db`);
+  const source = new Database(backup, { readwrite: true, create: false });
   try {
-    copyFileSync(backup, staging);
+    source.query("VACUUM INTO ?").run(staging);
+  } catch (error) {
+    rmSync(staging, { force: true });
+    throw new BackupError(`Could not copy ${backup}: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    source.close();
+  }
+  try {
     rmSync(`${target}-wal`, { force: true });
     rmSync(`${target}-shm`, { force: true });
     renameSync(staging, target);
