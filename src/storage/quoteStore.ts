@@ -73,8 +73,8 @@ export class QuoteStore {
   insert(quote: StoredQuote): void {
     this.db.$client.transaction(() => {
       const { offers, ...row } = quote;
-      // Placeholders bypass drizzle's JSON mode, so the details are serialised here.
-      this.insertQuote.run({ ...row, details: JSON.stringify(row.details) });
+      // drizzle encodes the details through the column's JSON mode, placeholders included.
+      this.insertQuote.run(row);
       offers.forEach((offer, position) => this.insertOffer.run({ ...offer, quoteId: quote.id, position }));
     })();
   }
