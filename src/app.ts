@@ -79,9 +79,16 @@ export function startApp(options: AppOptions): RunningApp {
     demo,
     migrationsApplied: applied,
     async stop(graceMs = 10_000) {
-      const drained = server.stop(false);
-      const timedOut = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), graceMs).unref());
-      if ((await Promise.race([drained, timedOut])) === "timeout") await server.stop(true);
+      // The grace timer is deliberately ref'd: once stopped, the server no longer keeps the
+      // process alive, and an unref'd timer would let it exit mid-request (a reset connection).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), graceMs)));
+      const outcome = await Promise.race([server.stop(false).then(() => "drained" as const), timedOut]);
+      clearTimeout(timer);
+      if (outcome === "timeout") {
+        log.warn("shutdown grace period over: closing the connections still open", { graceMs });
+        await server.stop(true);
+      }
       closeDatabaseCleanly(db, log);
     },
   };
