@@ -144,11 +144,12 @@ export function settingFlags(): Record<string, { type: "string" | "boolean" }> {
 
 /** One line per setting, for `serve --help`. */
 export function describeSettings(): string {
-  const rows = (Object.values(SETTINGS) as Setting[]).map((s) => {
-    const flag = s.flag ? (s.switch ? `--${s.flag}` : `--${s.flag} ${s.placeholder ?? "VALUE"}`) : "";
-    return `  ${flag.padEnd(22)} ${(s.env ?? "").padEnd(24)} ${s.help}`;
-  });
-  return [`  ${"Flag".padEnd(22)} ${"Environment".padEnd(24)} Meaning`, ...rows].join("\n");
+  const settings = Object.values(SETTINGS) as Setting[];
+  const flagOf = (s: Setting) => (s.flag ? (s.switch ? `--${s.flag}` : `--${s.flag} ${s.placeholder ?? "VALUE"}`) : "");
+  const flagWidth = Math.max(4, ...settings.map((s) => flagOf(s).length));
+  const envWidth = Math.max(11, ...settings.map((s) => (s.env ?? "").length));
+  const row = (flag: string, env: string, help: string) => `  ${flag.padEnd(flagWidth)}  ${env.padEnd(envWidth)}  ${help}`;
+  return [row("Flag", "Environment", "Meaning"), ...settings.map((s) => row(flagOf(s), s.env ?? "", s.help))].join("\n");
 }
 
 export function loadConfig({ flags, env }: ConfigSources): Config {
