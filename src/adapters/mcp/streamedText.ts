@@ -45,22 +45,32 @@ export function renderBody(serialized: string, streamed: readonly StreamedText[]
     yield rest;
   }
 
-  const iterator = pieces();
-  const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
+  // A Bun "direct" stream: write() hands bytes to the socket and returns a promise when the
+  // client is slower than we are, so the producer waits instead of buffering the whole text.
+  let cancelled = false;
+  const source: Bun.DirectUnderlyingSource<Uint8Array> = {
+    type: "direct",
+    cancel() {
+      cancelled = true;
+    },
+    async pull(controller: ReadableStreamDirectController) {
       try {
-        const next = iterator.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+        for (const piece of pieces()) {
+          if (cancelled) return;
+          const written = controller.write(piece);
+          if (written instanceof Promise) await written;
+          // Let other requests run between chunks of a long response.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        controller.close();
       } catch (error) {
         // Headers are gone already: all we can do is cut the response short, and log why.
         onError(error);
-        controller.error(error);
+        controller.close(error instanceof Error ? error : new Error(String(error)));
       }
     },
-    cancel() {
-      iterator.return(undefined);
-    },
-  });
+  };
+  // tsconfig's DOM lib hides Bun's `direct` overload of the constructor: name it explicitly.
+  const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>;
+  return new DirectStream(source);
 }
