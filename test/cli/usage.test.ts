@@ -52,13 +52,14 @@ test.each([
 });
 
 test.each([
-  [{ PORT: "99999" }, "PORT / --port must be 0 to 65535"],
-  [{ LOG_LEVEL: "verbose" }, "LOG_LEVEL / --log-level must be one of"],
-  [{ DEMO: "maybe" }, "DEMO must be true or false"],
-  [{ METRICS_TOKEN: "short" }, "METRICS_TOKEN must be at least 16 characters"],
-  [{ PUBLIC_URL: "ftp://x" }, "PUBLIC_URL / --public-url must be an http(s) URL"],
-])("an invalid environment setting %p stops serve with exit 2", async (env, message) => {
-  const result = await runCli(["serve"], { ...(env as Record<string, string>), DATABASE_PATH: "/nonexistent-dir-for-cli-tests/never.db" });
+  ["PORT=99999", "PORT / --port must be 0 to 65535"],
+  ["LOG_LEVEL=verbose", "LOG_LEVEL / --log-level must be one of"],
+  ["DEMO=maybe", "DEMO must be true or false"],
+  ["METRICS_TOKEN=short", "METRICS_TOKEN must be at least 16 characters"],
+  ["PUBLIC_URL=ftp://x", "PUBLIC_URL / --public-url must be an http(s) URL"],
+])("an invalid environment setting %s stops serve with exit 2", async (assignment, message) => {
+  const [name, value] = assignment.split(/=(.*)/s) as [string, string];
+  const result = await runCli(["serve"], { [name]: value, DATABASE_PATH: "/nonexistent-dir-for-cli-tests/never.db" });
   expect(result.code).toBe(2);
   expect(result.stderr).toContain(message);
 });
