@@ -4,6 +4,8 @@ import type { Carrier } from "../../src/domain/rating/carrier.ts";
 import { carrierFactor, fnv1a } from "../../src/domain/rating/carrier.ts";
 import { MAX_OFFERS, MIN_OFFERS, rateQuote, type RatingRequest } from "../../src/domain/rating/ratingEngine.ts";
 import { regionOf } from "../../src/domain/rating/region.ts";
+import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
+import { QUOTE_LINE_LABELS } from "../../src/domain/quotes/insuranceTypes.ts";
 
 const catalogue = carrierRows() as Carrier[];
 const now = new Date("2026-03-01T12:00:00Z");
@@ -91,6 +93,15 @@ describe("offers", () => {
       expect(carrier.lines).toContain(label);
       expect(carrier.provinces).toContain(request.province);
       expect(offer.monthlyCents).toBe(Math.floor(offer.annualCents / 12 + 0.5));
+    }
+  });
+
+  test("the shipped catalogue has at least 3 carriers for every line in every province and territory", () => {
+    for (const label of QUOTE_LINE_LABELS) {
+      for (const province of PROVINCE_CODES) {
+        const writers = catalogue.filter((c) => c.lines.includes(label) && c.provinces.includes(province));
+        expect(writers.length, `${label} in ${province}`).toBeGreaterThanOrEqual(MIN_OFFERS);
+      }
     }
   });
 
