@@ -58,7 +58,7 @@ export function optionsResponse(request: Request, pathname: string, allowedMetho
 /** Adds the CORS answer to a real response on an embed path (any status). */
 export function withEmbedCors(request: Request, response: Response): Response {
   // Responses differ by Origin (echoed or not), so shared caches must key on it.
-  response.headers.append("Vary", "Origin");
+  if (!/\borigin\b/i.test(response.headers.get("Vary") ?? "")) response.headers.append("Vary", "Origin");
   const origin = echoableOrigin(request);
   if (origin) {
     response.headers.set("Access-Control-Allow-Origin", origin);
