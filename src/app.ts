@@ -1,4 +1,5 @@
 import type { Server } from "bun";
+import { createDemoPageKey } from "./demo/demoPageKey.ts";
 import { ensureDemoData, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startServer } from "./server.ts";
@@ -56,13 +57,21 @@ export function startApp(options: AppOptions): RunningApp {
   const { applied } = migrate(db);
   const services = createServices(db, log);
   const demo = options.demo ? ensureDemoData(services) : undefined;
+  let demoPageKey: string | undefined;
   const server = startServer(services, {
     port: options.port,
     hostname: options.hostname,
+    demoEmbedKey: () => demoPageKey,
     publicUrl: options.publicUrl,
     metricsToken: options.metricsToken,
     mcpAllowedOrigins: options.mcpAllowedOrigins,
   });
+  if (options.demo) {
+    const port = server.port;
+    const origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+    if (options.publicUrl) origins.push(new URL(options.publicUrl).origin);
+    demoPageKey = createDemoPageKey(services, origins);
+  }
   // Off the start-up path: the server answers /healthz at once, and searches find the index built.
   setTimeout(() => {
     try {

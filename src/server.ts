@@ -4,6 +4,9 @@ import { restRoutes } from "./adapters/rest/restRoutes.ts";
 import { errorResponse, jsonResponse } from "./adapters/http/json.ts";
 import { requestIdFor, type RequestInfo } from "./adapters/http/requestInfo.ts";
 import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
+import { demoPageHandler } from "./adapters/static/demoPage.ts";
+import { widgetCode } from "./adapters/static/embeddedAssets.ts";
+import { widgetAssetHandler } from "./adapters/static/widgetAsset.ts";
 import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
 import { createOpenApiSource } from "./adapters/openapi/openApiEndpoint.ts";
 import { createTrpcHandler, TRPC_ENDPOINT } from "./adapters/trpc/trpcHandler.ts";
@@ -16,6 +19,8 @@ import type { Services } from "./services.ts";
 export interface ServerOptions {
   port: number;
   hostname: string;
+  /** The embed key the /demo page uses when no ?key= is given (made after the port is known). */
+  demoEmbedKey?: () => string | undefined;
   /** The origin clients use (PUBLIC_URL); else each request's own origin. */
   publicUrl?: string;
   /** Lets a remote scraper read /metrics with `Authorization: Bearer <token>`. */
@@ -38,6 +43,9 @@ const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
  */
 export function startServer(services: Services, options: ServerOptions): Server<undefined> {
   const handleRest = createRestHandler(services, restRoutes);
+  // Built on first use: in dev that bundles widget/ once; the binary has it embedded.
+  let serveWidget: Promise<(request: Request) => Response> | undefined;
+  let serveDemo: ((request: Request) => Response) | undefined;
   const handleTrpc = createTrpcHandler(services);
   const handleMcp = createMcpHandler(services, { allowedOrigins: options.mcpAllowedOrigins ?? [], boundHostname: options.hostname });
   const metrics = new HttpMetrics();
@@ -61,6 +69,16 @@ export function startServer(services: Services, options: ServerOptions): Server<
       // Advertising OAuth we do not run would send MCP clients into a flow that cannot succeed.
       info.route = "/.well-known/oauth-*";
       return errorResponse(404, "This server does not use OAuth: send an API key as 'Authorization: Bearer brk_…'.");
+    }
+    if (path === "/widget.js") {
+      info.route = path;
+      serveWidget ??= widgetCode().then(widgetAssetHandler);
+      return (await serveWidget)(request);
+    }
+    if (path === "/demo") {
+      info.route = path;
+      serveDemo ??= demoPageHandler({ embedKey: options.demoEmbedKey?.() });
+      return serveDemo(request);
     }
     if (path === "/healthz") {
       info.route = path;
