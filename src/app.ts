@@ -1,10 +1,11 @@
 import type { Server } from "bun";
+import { loadCarriers } from "../db/seed/loadCarriers.ts";
 import { createDemoPageKey } from "./demo/demoPageKey.ts";
 import { ensureDemoData, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startServer } from "./server.ts";
 import { createServices, type Services } from "./services.ts";
-import { openDatabase, type DirectoryDb } from "./storage/database.ts";
+import { closeDatabase, openDatabase } from "./storage/database.ts";
 import { migrate } from "./storage/migrate.ts";
 
 export interface AppOptions {
@@ -32,29 +33,14 @@ export interface RunningApp {
   stop(graceMs?: number): Promise<void>;
 }
 
-/**
- * Leaves the database whole in its main file: a TRUNCATE checkpoint copies every committed
- * page out of the write-ahead log and empties it, so the .db file alone is a complete copy.
- * (Bun's close(true) does not finalize statements made with prepare(), which the stores keep,
- * and would throw "database is locked"; close() lets SQLite release the handle when the
- * process ends, with nothing left to replay.)
- */
-function closeDatabaseCleanly(db: DirectoryDb, log: Logger): void {
-  try {
-    const result = db.$client.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
-    if (result?.busy) log.warn("database checkpoint incomplete: another process was reading; the WAL will be replayed at next open");
-  } catch (error) {
-    log.warn("database checkpoint failed", { error: error instanceof Error ? error.message : String(error) });
-  }
-  db.$client.close();
-  log.info("database closed");
-}
-
 /** Opens and migrates the database, loads demo data if asked, and starts serving. */
 export function startApp(options: AppOptions): RunningApp {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
   const db = openDatabase(options.databasePath);
   const { applied } = migrate(db);
+  // The carrier catalogue ships with the binary: every start makes the table match it (a
+  // no-op when it does), demo data or not, so quotes never meet an empty catalogue.
+  loadCarriers(db);
   const services = createServices(db, log);
   const demo = options.demo ? ensureDemoData(services) : undefined;
   let demoPageKey: string | undefined;
@@ -98,7 +84,7 @@ export function startApp(options: AppOptions): RunningApp {
         log.warn("shutdown grace period over: closing the connections still open", { graceMs });
         await server.stop(true);
       }
-      closeDatabaseCleanly(db, log);
+      closeDatabase(db, log);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { SCOPES, scopeSchema, type Scope } from "../auth/scopes.ts";
 import { parseDuration } from "../domain/duration.ts";
 import { normalizeOrigin } from "../domain/origin.ts";
-import { openDatabase } from "../storage/database.ts";
+import { closeDatabase, openDatabase } from "../storage/database.ts";
 import { KeyStore, type KeyListing } from "../storage/keyStore.ts";
 import { migrate } from "../storage/migrate.ts";
 import { parseCommandArgs, UsageError, wholeNumberFlag } from "./cliSupport.ts";
@@ -35,7 +35,7 @@ export function keysCommand(args: string[], env: Record<string, string | undefin
 function openKeys(path: string | undefined, env: Record<string, string | undefined>) {
   const db = openDatabase(path ?? env.DATABASE_PATH ?? "./data/broker-directory.db");
   migrate(db);
-  return { keys: new KeyStore(db), close: () => db.$client.close() };
+  return { keys: new KeyStore(db), close: () => closeDatabase(db) };
 }
 
 function createKey(args: string[], env: Record<string, string | undefined>, now: number): void {

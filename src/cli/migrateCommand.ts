@@ -1,4 +1,4 @@
-import { openDatabase } from "../storage/database.ts";
+import { closeDatabase, openDatabase } from "../storage/database.ts";
 import { migrate } from "../storage/migrate.ts";
 import { parseCommandArgs } from "./cliSupport.ts";
 
@@ -14,6 +14,6 @@ export function migrateCommand(args: string[], env: Record<string, string | unde
   const path = values.db ?? env.DATABASE_PATH ?? "./data/broker-directory.db";
   const db = openDatabase(path);
   const { applied } = migrate(db);
-  db.$client.close();
+  closeDatabase(db);
   console.log(applied.length > 0 ? `Applied ${applied.join(", ")} to ${path}.` : `${path} is up to date.`);
 }

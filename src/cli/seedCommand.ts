@@ -1,5 +1,5 @@
 import { loadDirectory } from "../../db/seed/loadDirectory.ts";
-import { openDatabase } from "../storage/database.ts";
+import { closeDatabase, openDatabase } from "../storage/database.ts";
 import { migrate } from "../storage/migrate.ts";
 import { parseCommandArgs, wholeNumberFlag } from "./cliSupport.ts";
 
@@ -40,7 +40,7 @@ export function seedCommand(args: string[], env: Record<string, string | undefin
     }
   });
   if (interactive) process.stderr.write("\n");
-  db.$client.close();
+  closeDatabase(db);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(
     `Seeded ${path}: ${summary.brokers} brokers (${summary.publishedBrokers} published), ` +

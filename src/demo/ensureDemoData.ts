@@ -1,6 +1,5 @@
 import { count } from "drizzle-orm";
 import { brokers } from "../../db/schema.ts";
-import { loadCarriers } from "../../db/seed/loadCarriers.ts";
 import { loadDirectory } from "../../db/seed/loadDirectory.ts";
 import type { Services } from "../services.ts";
 
@@ -22,8 +21,6 @@ export function ensureDemoData(services: Services): DemoSetup {
   const setup: DemoSetup = { loadedBrokers: 0 };
   const existing = services.db.select({ n: count() }).from(brokers).get()?.n ?? 0;
   if (existing === 0) setup.loadedBrokers = loadDirectory(services.db, DEMO_DIRECTORY).brokers;
-  // A database from before the catalogue existed (or an older catalogue) gets the current one.
-  else loadCarriers(services.db);
   if (services.keys.count() === 0) {
     setup.key = services.keys.create({ workspace: DEMO_WORKSPACE, name: "demo (all scopes)" }, services.now()).key;
   }

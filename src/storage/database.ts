@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../db/schema.ts";
+import type { Logger } from "../log.ts";
 
 export type DirectoryDb = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
@@ -21,4 +22,22 @@ export function openDatabase(path: string): DirectoryDb {
   client.exec("PRAGMA temp_store = MEMORY");
   client.exec("PRAGMA cache_size = -65536");
   return drizzle({ client, schema }) as DirectoryDb;
+}
+
+/**
+ * Leaves the database whole in its main file: a TRUNCATE checkpoint copies every committed
+ * page out of the write-ahead log and empties it, so the .db file alone is a complete copy.
+ * (Bun's close(true) does not finalize statements made with prepare(), which the stores keep,
+ * and would throw "database is locked"; close() lets SQLite release the handle when the
+ * process ends, with nothing left to replay.) Every command that opens the database closes it here.
+ */
+export function closeDatabase(db: DirectoryDb, log?: Logger): void {
+  try {
+    const result = db.$client.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get();
+    if (result?.busy) log?.warn("database checkpoint incomplete: another process was reading; the WAL will be replayed at next open");
+  } catch (error) {
+    log?.warn("database checkpoint failed", { error: error instanceof Error ? error.message : String(error) });
+  }
+  db.$client.close();
+  log?.info("database closed");
 }

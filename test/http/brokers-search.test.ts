@@ -193,7 +193,7 @@ describe("page and limit", () => {
   ])("%s is a 422 naming the parameter", async (query, name) => {
     const { status, body } = await search(`?${query}`);
     expect(status).toBe(422);
-    expect(body.error.startsWith(`${name}: must be a whole number`)).toBe(true);
+    expect(body.error).toStartWith(`${name}: must be a whole number`);
   });
 
   test("limit=100 is the maximum accepted", async () => {
