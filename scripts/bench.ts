@@ -1,0 +1,230 @@
+/**
+ * `bun run bench`: a benchmark, not a test. For each directory size (default 1,000 and
+ * 100,000 brokers) it seeds a fresh database, starts the server (the compiled executable
+ * when dist/broker-directory exists, else `bun src/main.ts`), and drives each scenario of
+ * scripts/bench/scenarios.ts with wrk on loopback, next to a bare Bun.serve answering the
+ * same bytes as scenario 1 (the machine's ceiling). Prints a table and writes
+ * scripts/bench/results/<date>-<brokers>.json.
+ *
+ *   bun run bench [--brokers 1000,100000] [--duration 10] [--warmup 2] [--connections 32]
+ *                 [--threads 1] [--log-level info] [--source]
+ */
+import { Database } from "bun:sqlite";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
+import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, type ScenarioRecord } from "./bench/report.ts";
+import { buildScenarios, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
+import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
+
+const { values } = parseArgs({
+  options: {
+    brokers: { type: "string", default: "1000,100000" },
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "2" },
+    connections: { type: "string", default: "32" },
+    threads: { type: "string", default: "1" },
+    "log-level": { type: "string", default: "info" },
+    source: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h" },
+  },
+  strict: true,
+});
+if (values.help) {
+  console.log((await Bun.file(import.meta.path).text()).match(/\/\*\*([\s\S]*?)\*\//)?.[1]?.replace(/^ \* ?/gm, ""));
+  process.exit(0);
+}
+
+const positive = (text: string, name: string) => {
+  const n = Number(text.replace(/_/g, ""));
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number of at least 1 (got ${JSON.stringify(text)})`);
+  return n;
+};
+const brokerCounts = values.brokers.split(",").map((b) => positive(b.trim(), "brokers"));
+const load: LoadSettings = {
+  durationSeconds: positive(values.duration, "duration"),
+  connections: positive(values.connections, "connections"),
+  threads: positive(values.threads, "threads"),
+};
+const warmupSeconds = Number(values.warmup);
+const logLevel = values["log-level"];
+const SCENARIO_IDS: ScenarioId[] = ["list", "search", "detail", "reviews", "quote", "mcp"];
+
+const wrkVersion = ensureWrk();
+const app = appCommand(values.source);
+console.log(`Benchmarking ${app.describe} with ${wrkVersion}`);
+const workDir = mkdtempSync(join(tmpdir(), "broker-directory-bench-"));
+const resultsDir = join(REPO, "scripts/bench/results");
+mkdirSync(resultsDir, { recursive: true });
+
+try {
+  const demoStartup = await measureDemoStartup(app);
+  console.log(`startup on the demo data: first start ${demoStartup.firstMs.toFixed(0)} ms, restart ${demoStartup.restartMs.toFixed(0)} ms`);
+  for (const brokers of brokerCounts) {
+    const record = await benchDirectory(app, brokers, demoStartup);
+    const file = join(resultsDir, `${record.date.slice(0, 10)}-${brokers}.json`);
+    writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+    console.log(`\n## ${brokers.toLocaleString("en-CA")} brokers, ${record.date.slice(0, 10)}\n`);
+    console.log(markdownTable(record));
+    console.log();
+    for (const line of summaryLines(record)) console.log(`- ${line}`);
+    for (const line of warnings(record)) console.log(`! ${line}`);
+    console.log(`\nwrote ${file.slice(REPO.length + 1)}`);
+  }
+} finally {
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+/** exec → /healthz on the demo data: an empty database (first start), then restarts. */
+async function measureDemoStartup(app: AppCommand) {
+  const dir = join(workDir, "demo");
+  mkdirSync(dir);
+  const db = join(dir, "demo.db");
+  const start = async () => {
+    const running = await startApp(app, { db, port: await freePort(), cwd: dir, logFile: join(dir, "server.log"), demo: true, logLevel });
+    await stopProcess(running);
+    return running.startupMs;
+  };
+  const firstMs = await start();
+  const restarts = [await start(), await start(), await start()].sort((a, b) => a - b);
+  return { firstMs, restartMs: restarts[1]! };
+}
+
+async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { firstMs: number; restartMs: number }): Promise<BenchRecord> {
+  const dir = join(workDir, `n${brokers}`);
+  mkdirSync(dir);
+  const db = join(dir, "bench.db");
+  console.log(`\nseeding ${brokers.toLocaleString("en-CA")} brokers…`);
+  const seedStarted = performance.now();
+  runCli(app, ["seed", "--brokers", String(brokers), "--db", db], dir);
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  const keys = Object.fromEntries(
+    SCENARIO_IDS.map((id) => {
+      // One key per scenario, each at the largest rate limit: a scenario never meets another's budget.
+      const out = runCli(app, ["keys", "create", "--workspace", "bench", "--name", id, "--rate-limit", "1000000", "--json", "--db", db], dir);
+      return [id, JSON.parse(out).key as string];
+    }),
+  ) as Record<ScenarioId, string>;
+  const directory = { brokers, ...directoryCounts(db), databaseBytes: fileBytes(db) + fileBytes(`${db}-wal`), seedSeconds };
+
+  const execAt = performance.now();
+  const server = await startApp(app, { db, port: await freePort(), cwd: dir, logFile: join(dir, "server.log"), demo: false, logLevel });
+  const firstSearchMs = (await firstAnsweredSearch(server.url, keys.search)) - execAt;
+  try {
+    const scenarios = buildScenarios(db, keys);
+    const listBody = await smoke(server.url, scenarios[0]!);
+    if (!listBody.ok) throw new Error(`scenario 1 does not answer: ${listBody.note}`);
+    const ceiling = await measureCeiling(dir, listBody.bytes);
+    console.log(`ceiling: ${ceiling.requestsPerSecond.toLocaleString("en-CA")} req/s`);
+
+    const records: ScenarioRecord[] = [];
+    for (const scenario of scenarios) {
+      const check = await smoke(server.url, scenario);
+      if (!check.ok) {
+        console.log(`${scenario.label}: n/a (${check.note})`);
+        records.push({ id: scenario.id, label: scenario.label, sample: scenario.sample, result: null, ratioToCeiling: null, responseBytes: null, note: check.note });
+        continue;
+      }
+      const result = await measure(server.url, scenario.requests);
+      console.log(`${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+      records.push({
+        id: scenario.id,
+        label: scenario.label,
+        sample: scenario.sample,
+        result,
+        ratioToCeiling: Math.round((result.requestsPerSecond / ceiling.requestsPerSecond) * 1000) / 1000,
+        responseBytes: check.bytes.byteLength,
+      });
+    }
+    return {
+      date: new Date().toISOString(),
+      machine: machineInfo(),
+      bun: Bun.version,
+      loadGenerator: wrkVersion,
+      server: { kind: app.kind, describe: app.describe, logLevel },
+      settings: { brokers, durationSeconds: load.durationSeconds, warmupSeconds, connections: load.connections, threads: load.threads },
+      directory,
+      startup: {
+        demoFirstStartMs: round(demoStartup.firstMs),
+        demoRestartMs: round(demoStartup.restartMs),
+        benchDatabaseMs: round(server.startupMs),
+        benchFirstSearchMs: round(firstSearchMs),
+      },
+      peakRssBytes: peakRssBytes(server.proc.pid),
+      ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength },
+      scenarios: records,
+    };
+  } finally {
+    await stopProcess(server);
+  }
+}
+
+/** Warm-up (discarded: JIT, caches, connections), then the measured run. */
+async function measure(baseUrl: string, requests: LoadRequest[]) {
+  if (warmupSeconds > 0) await runWrk(baseUrl, requests, { ...load, durationSeconds: warmupSeconds });
+  return runWrk(baseUrl, requests, load);
+}
+
+async function measureCeiling(dir: string, body: Uint8Array) {
+  const bodyFile = join(dir, "ceiling-body.json");
+  writeFileSync(bodyFile, body);
+  const port = await freePort();
+  const ceiling = await startProcess([process.execPath, join(REPO, "scripts/bench/ceilingServer.ts"), bodyFile, String(port)], {
+    port,
+    cwd: dir,
+    logFile: join(dir, "ceiling.log"),
+  });
+  try {
+    return await measure(ceiling.url, [{ method: "GET", path: "/api/v1/brokers?province=ON&limit=20", headers: { Authorization: "Bearer x" } }]);
+  } finally {
+    await stopProcess(ceiling);
+  }
+}
+
+/** Sends a scenario's first request once: it must answer the expected status to be measured. */
+async function smoke(baseUrl: string, scenario: Scenario): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; note: string }> {
+  const first = scenario.requests[0]!;
+  const response = await fetch(baseUrl + first.path, { method: first.method, headers: first.headers, body: first.body });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (response.status === scenario.expectStatus) return { ok: true, bytes };
+  const text = new TextDecoder().decode(bytes).slice(0, 200);
+  return { ok: false, note: `answered ${response.status} instead of ${scenario.expectStatus}: ${text}` };
+}
+
+/** performance.now() when the first free-text search answered 200. */
+async function firstAnsweredSearch(baseUrl: string, key: string): Promise<number> {
+  for (let attempt = 0; attempt < 5_000; attempt++) {
+    const response = await fetch(`${baseUrl}/api/v1/brokers?q=Patel&limit=20`, { headers: { Authorization: `Bearer ${key}` } });
+    await response.arrayBuffer();
+    if (response.ok) return performance.now();
+    await Bun.sleep(2);
+  }
+  throw new Error("the first search never answered 200");
+}
+
+function directoryCounts(path: string) {
+  const db = new Database(path, { readonly: true });
+  try {
+    const one = (sql: string) => (db.query(sql).get() as { n: number }).n;
+    return {
+      publishedBrokers: one("SELECT count(*) AS n FROM brokers WHERE published = 1"),
+      reviews: one("SELECT count(*) AS n FROM reviews"),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+function fileBytes(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}

@@ -1,0 +1,89 @@
+/** The benchmark's record (written as JSON so runs can be compared) and its printed table. */
+import { cpus, release, totalmem } from "node:os";
+import type { LoadResult } from "./wrk.ts";
+
+export interface ScenarioRecord {
+  id: string;
+  label: string;
+  sample: string;
+  /** null when the scenario could not run (endpoint absent or failing): see `note`. */
+  result: LoadResult | null;
+  /** requests/second as a share of the bare Bun.serve ceiling. */
+  ratioToCeiling: number | null;
+  responseBytes: number | null;
+  note?: string;
+}
+
+export interface BenchRecord {
+  date: string;
+  machine: { cores: number; cpu: string; memoryGiB: number; kernel: string };
+  bun: string;
+  loadGenerator: string;
+  server: { kind: "binary" | "source"; describe: string; logLevel: string };
+  settings: { brokers: number; durationSeconds: number; warmupSeconds: number; connections: number; threads: number };
+  directory: { brokers: number; publishedBrokers: number; reviews: number; databaseBytes: number; seedSeconds: number };
+  startup: {
+    /** Demo data, empty database: create, migrate, load the demo directory, listen. */
+    demoFirstStartMs: number;
+    /** Demo data, second start on the same database (median of three). */
+    demoRestartMs: number;
+    /** The benchmark's own N-broker database. */
+    benchDatabaseMs: number;
+    /** From exec to the first answered free-text search (the search index is built after /healthz). */
+    benchFirstSearchMs: number;
+  };
+  peakRssBytes: number;
+  ceiling: { result: LoadResult; responseBytes: number };
+  scenarios: ScenarioRecord[];
+}
+
+export function machineInfo(): BenchRecord["machine"] {
+  return {
+    cores: cpus().length,
+    cpu: cpus()[0]?.model.trim() ?? "unknown",
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    kernel: release(),
+  };
+}
+
+const fmt = (n: number) => n.toLocaleString("en-CA");
+const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`;
+
+/** The table as Markdown (printed, and pasted into the README). */
+export function markdownTable(record: BenchRecord): string {
+  const header = `| scenario | req/s | p50 ms | p99 ms | vs ceiling |\n| --- | ---: | ---: | ---: | ---: |`;
+  const row = (label: string, r: LoadResult | null, ratio: number | null, note?: string) =>
+    r
+      ? `| ${label} | ${fmt(r.requestsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${ratio === null ? "" : `${Math.round(ratio * 100)} %`} |`
+      : `| ${label} | n/a | | | ${note ?? ""} |`;
+  const rows = [
+    row("ceiling: bare Bun.serve, same body as (1)", record.ceiling.result, 1),
+    ...record.scenarios.map((s) => row(s.label, s.result, s.ratioToCeiling, s.note)),
+  ];
+  return [header, ...rows].join("\n");
+}
+
+export function summaryLines(record: BenchRecord): string[] {
+  const s = record.startup;
+  const d = record.directory;
+  return [
+    `${fmt(d.brokers)} brokers (${fmt(d.publishedBrokers)} published, ${fmt(d.reviews)} reviews), database ${mb(d.databaseBytes)}, seeded in ${d.seedSeconds.toFixed(1)} s`,
+    `startup to /healthz: demo first start ${s.demoFirstStartMs.toFixed(0)} ms, demo restart ${s.demoRestartMs.toFixed(0)} ms, ` +
+      `this database ${s.benchDatabaseMs.toFixed(0)} ms (first search answered at ${s.benchFirstSearchMs.toFixed(0)} ms)`,
+    `server peak RSS (VmHWM) ${mb(record.peakRssBytes)}`,
+    `${record.server.describe}, log level ${record.server.logLevel}; ${record.loadGenerator}, ${record.settings.threads} thread, ` +
+      `${record.settings.connections} connections, ${record.settings.durationSeconds} s per scenario after ${record.settings.warmupSeconds} s warm-up`,
+    `machine: ${record.machine.cores} cores (${record.machine.cpu}), ${record.machine.memoryGiB} GiB, Linux ${record.machine.kernel}, Bun ${record.bun}`,
+  ];
+}
+
+export function warnings(record: BenchRecord): string[] {
+  return record.scenarios.flatMap((s) => {
+    const out: string[] = [];
+    if (s.note) out.push(`${s.label}: ${s.note}`);
+    if (s.result && (s.result.errorStatuses > 0 || s.result.socketErrors > 0)) {
+      out.push(`${s.label}: ${fmt(s.result.errorStatuses)} error statuses and ${fmt(s.result.socketErrors)} socket errors of ${fmt(s.result.requests)} requests`);
+    }
+    return out;
+  });
+}

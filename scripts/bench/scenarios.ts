@@ -1,0 +1,151 @@
+/**
+ * What the benchmark asks the server, and in which mix. Access patterns (the result cache
+ * in src/storage/brokerStore.ts keeps 5,000 entries, so they decide what is measured):
+ * - (1) and (6) repeat one query: the hot path, served from the result cache.
+ * - (2) cycles through over 10,000 distinct (words, page) searches: more than the cache
+ *   holds, so every request runs the full-text search (the cold path).
+ * - (3) and (4) cycle through the published brokers (up to 20,000 of them) in a shuffled
+ *   order: uniform access over the directory. At 1,000 brokers it all fits the cache; at
+ *   100,000 the 20,000 cycled through don't, so every request reads SQLite.
+ * - (5) posts a quote: priced and written to the database on every request.
+ */
+import { Database } from "bun:sqlite";
+import canada from "../../db/seed/canada.json" with { type: "json" };
+import { BRAND_WORDS, BRAND_WORDS_FR, FIRST_NAMES_EN, FIRST_NAMES_FR, SPECIALTIES, SURNAMES_EN, SURNAMES_FR } from "../../db/seed/vocabulary.ts";
+import type { LoadRequest } from "./wrk.ts";
+
+export type ScenarioId = "list" | "search" | "detail" | "reviews" | "quote" | "mcp";
+
+export interface Scenario {
+  id: ScenarioId;
+  label: string;
+  /** A readable sample of what is sent. */
+  sample: string;
+  requests: LoadRequest[];
+  /** The status every answer must have for the scenario to count. */
+  expectStatus: number;
+}
+
+/**
+ * Up to `max` published brokers in a fixed shuffled order. (The cap also keeps wrk's Lua
+ * script under LuaJIT's 65,536 constants per function.)
+ */
+export function publishedBrokers(databasePath: string, max = 20_000): { id: number; slug: string }[] {
+  const db = new Database(databasePath, { readonly: true });
+  try {
+    const rows = db.query<{ id: number; slug: string }, [number]>("SELECT id, slug FROM brokers WHERE published = 1 ORDER BY id LIMIT ?").all(max);
+    return shuffle(rows, 2026);
+  } finally {
+    db.close();
+  }
+}
+
+/** Free-text searches a directory user might type: names, brands, cities, specialties, pairs. */
+export function searchQueries(): string[] {
+  const cities = canada.provinces.flatMap((p) => p.cities.map((c) => c.name));
+  const singles = [...SURNAMES_EN, ...SURNAMES_FR, ...FIRST_NAMES_EN, ...FIRST_NAMES_FR, ...BRAND_WORDS, ...BRAND_WORDS_FR, ...cities, ...SPECIALTIES];
+  const pairs = [...FIRST_NAMES_EN, ...FIRST_NAMES_FR].flatMap((first) => [...SURNAMES_EN, ...SURNAMES_FR].map((last) => `${first} ${last}`));
+  const prefixes = [...SURNAMES_EN, ...SURNAMES_FR, ...cities].map((word) => word.slice(0, 4));
+  return shuffle([...new Set([...singles, ...pairs, ...prefixes])], 7);
+}
+
+export const QUOTE_BODY = {
+  insuranceType: "Auto",
+  province: "ON",
+  postalCode: "M5V 3L9",
+  details: { vehicleYear: 2020, vehicleMake: "Toyota", vehicleModel: "RAV4", driverAge: 35, cleanRecord: true },
+};
+
+export const MCP_PROTOCOL_VERSION = "2025-11-25";
+
+export function buildScenarios(databasePath: string, keys: Record<ScenarioId, string>): Scenario[] {
+  const auth = (id: ScenarioId) => ({ Authorization: `Bearer ${keys[id]}` });
+  const get = (id: ScenarioId, path: string): LoadRequest => ({ method: "GET", path, headers: auth(id) });
+  const brokers = publishedBrokers(databasePath);
+  const queries = searchQueries();
+  const searches = [1, 2, 3].flatMap((page) =>
+    queries.map((q) => get("search", `/api/v1/brokers?q=${encodeURIComponent(q)}&limit=20&page=${page}`)),
+  );
+  const mcpCall = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "search_brokers", arguments: { province: "ON", limit: 20 } },
+  };
+  return [
+    {
+      id: "list",
+      label: "(1) GET /api/v1/brokers?province=ON&limit=20",
+      sample: "/api/v1/brokers?province=ON&limit=20",
+      requests: [get("list", "/api/v1/brokers?province=ON&limit=20")],
+      expectStatus: 200,
+    },
+    {
+      id: "search",
+      label: "(2) GET /api/v1/brokers?q=… (cold)",
+      sample: `${searches.length.toLocaleString("en-CA")} distinct searches, e.g. ${decodeURIComponent(searches[0]!.path)}`,
+      requests: searches,
+      expectStatus: 200,
+    },
+    {
+      id: "detail",
+      label: "(3) GET /api/v1/brokers/{slug}",
+      sample: `${brokers.length.toLocaleString("en-CA")} brokers, e.g. /api/v1/brokers/${brokers[0]?.slug}`,
+      requests: brokers.map((b) => get("detail", `/api/v1/brokers/${encodeURIComponent(b.slug)}`)),
+      expectStatus: 200,
+    },
+    {
+      id: "reviews",
+      label: "(4) GET /api/v1/reviews/{id}",
+      sample: `${brokers.length.toLocaleString("en-CA")} brokers, e.g. /api/v1/reviews/${brokers[0]?.id}`,
+      requests: brokers.map((b) => get("reviews", `/api/v1/reviews/${b.id}`)),
+      expectStatus: 200,
+    },
+    {
+      id: "quote",
+      label: "(5) POST /api/v1/embed/quotes",
+      sample: `POST ${JSON.stringify(QUOTE_BODY)}`,
+      requests: [
+        { method: "POST", path: "/api/v1/embed/quotes", headers: { ...auth("quote"), "Content-Type": "application/json" }, body: JSON.stringify(QUOTE_BODY) },
+      ],
+      expectStatus: 201,
+    },
+    {
+      id: "mcp",
+      label: "(6) MCP tools/call search_brokers",
+      sample: `POST /mcp ${JSON.stringify(mcpCall)}`,
+      requests: [
+        {
+          method: "POST",
+          path: "/mcp",
+          headers: {
+            ...auth("mcp"),
+            "Content-Type": "application/json",
+            Accept: "application/json, text/event-stream",
+            "MCP-Protocol-Version": MCP_PROTOCOL_VERSION,
+          },
+          body: JSON.stringify(mcpCall),
+        },
+      ],
+      expectStatus: 200,
+    },
+  ];
+}
+
+/** A deterministic Fisher–Yates shuffle (mulberry32), so runs send the same sequence. */
+function shuffle<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
