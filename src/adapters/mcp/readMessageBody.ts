@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES } from "../http/readJsonBody.ts";
+import { readJsonText } from "../http/readJsonText.ts";
 import { ErrorCode } from "./jsonRpc.ts";
 
 export type BodyReading = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };
@@ -9,25 +9,15 @@ export type BodyReading = { ok: true; value: unknown } | { ok: false; status: nu
  * 422 for malformed JSON; JSON-RPC has its own code for it, and MCP clients expect it.
  */
 export async function readMessageBody(request: Request): Promise<BodyReading> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
-    return refuse(415, ErrorCode.INVALID_REQUEST, `Send JSON-RPC messages with 'Content-Type: application/json' (got ${type ? JSON.stringify(type.slice(0, 100)) : "no Content-Type"}).`);
-  }
-  const tooLarge = () => refuse(413, ErrorCode.INVALID_REQUEST, `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) return tooLarge();
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) return tooLarge();
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return refuse(400, ErrorCode.PARSE_ERROR, "Parse error: the body is not valid UTF-8.");
-  }
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    const detail = error instanceof Error ? error.message.slice(0, 200) : "invalid JSON";
-    return refuse(400, ErrorCode.PARSE_ERROR, `Parse error: the body is not valid JSON (${detail}).`);
+  const reading = await readJsonText(request);
+  if (reading.ok) return reading;
+  switch (reading.problem) {
+    case "content-type":
+      return refuse(415, ErrorCode.INVALID_REQUEST, reading.message.replace("Send the body as JSON", "Send JSON-RPC messages"));
+    case "too-large":
+      return refuse(413, ErrorCode.INVALID_REQUEST, reading.message);
+    default:
+      return refuse(400, ErrorCode.PARSE_ERROR, `Parse error: ${reading.message.replace(/^The/, "the")}`);
   }
 }
 

@@ -1,0 +1,39 @@
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type JsonTextReading =
+  | { ok: true; value: unknown }
+  | { ok: false; problem: "content-type" | "too-large" | "not-utf8" | "empty" | "not-json"; message: string };
+
+/**
+ * The body rules every surface of this API shares: `application/json` only (any parameters),
+ * at most 64 KiB (checked on the declared length and again on the bytes read), UTF-8, and
+ * well-formed JSON. Returns the problem as a value; each adapter picks its own status and code
+ * (REST 415/413/422, JSON-RPC 415/413/400 with -32700).
+ */
+export async function readJsonText(request: Request): Promise<JsonTextReading> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    return {
+      ok: false,
+      problem: "content-type",
+      message: `Send the body as JSON with 'Content-Type: application/json' (got ${type ? JSON.stringify(type.slice(0, 100)) : "no Content-Type"}).`,
+    };
+  }
+  const tooLarge = { ok: false, problem: "too-large", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.` } as const;
+  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) return tooLarge;
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) return tooLarge;
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, problem: "not-utf8", message: "The body is not valid UTF-8 text." };
+  }
+  if (text.trim() === "") return { ok: false, problem: "empty", message: "The body is empty; send a JSON object." };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.slice(0, 200) : "parse error";
+    return { ok: false, problem: "not-json", message: `The body is not valid JSON (${detail}).` };
+  }
+}
