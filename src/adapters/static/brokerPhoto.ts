@@ -1,4 +1,5 @@
 import type { Services } from "../../services.ts";
+import { unknownSlugMessage } from "../../router/brokers/publishedBroker.ts";
 import { fnv1a } from "../../domain/rating/carrier.ts";
 import { errorResponse } from "../http/json.ts";
 
@@ -53,7 +54,7 @@ export function serveBrokerPhoto(services: Services, request: Request, slug: str
     return errorResponse(405, `${request.method} is not allowed on a broker photo; use GET.`, { Allow: "GET, HEAD" });
   }
   const broker = slug.length <= 200 ? services.brokers.findBySlug(slug) : undefined;
-  if (!broker) return errorResponse(404, `No published broker has the slug ${JSON.stringify(slug.slice(0, 200))}.`);
+  if (!broker) return errorResponse(404, unknownSlugMessage(slug));
 
   const svg = monogramSvg(broker.name, broker.slug);
   const etag = `"${new Bun.CryptoHasher("sha256").update(svg).digest("base64url").slice(0, 27)}"`;

@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { publishedBrokerOrThrow } from "./publishedBroker.ts";
 import { z } from "zod";
 import { brokerDetailSchema } from "../../schemas/broker.ts";
 import { scopedProcedure } from "../trpc.ts";
@@ -17,9 +17,5 @@ export const getBroker = scopedProcedure("brokers:read")
   .input(getBrokerInput)
   .output(brokerDetailSchema)
   .query(({ ctx, input }) => {
-    const broker = ctx.services.brokers.findBySlug(input.slug);
-    if (!broker) {
-      throw new TRPCError({ code: "NOT_FOUND", message: `No published broker has the slug ${JSON.stringify(input.slug.slice(0, 200))}.` });
-    }
-    return broker;
+    return publishedBrokerOrThrow(ctx.services, input.slug);
   });

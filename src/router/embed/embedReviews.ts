@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { z } from "zod";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
 import { brokerSlug } from "../brokers/getBroker.ts";
@@ -43,10 +43,7 @@ export const embedReviews = scopedProcedure("reviews:read")
   .input(embedReviewsInput)
   .output(embedReviewsOutput)
   .query(({ ctx, input }) => {
-    const broker = ctx.services.brokers.findBySlug(input.broker);
-    if (!broker) {
-      throw new TRPCError({ code: "NOT_FOUND", message: `No published broker has the slug ${JSON.stringify(input.broker.slice(0, 200))}.` });
-    }
+    const broker = publishedBrokerOrThrow(ctx.services, input.broker);
     const reviews = ctx.services.brokers.reviewsOf(broker.id, 1, input.limit);
     return {
       broker: {

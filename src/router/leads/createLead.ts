@@ -1,4 +1,5 @@
 import { scopedProcedure } from "../trpc.ts";
+import { unknownSlugMessage } from "../brokers/publishedBroker.ts";
 import { sourceOf } from "../quotes/createQuote.ts";
 import { invalidInput, type InputProblem } from "../quotes/invalidInput.ts";
 import { createLeadInput, leadSchema } from "./leadSchemas.ts";
@@ -18,7 +19,7 @@ export const createLead = scopedProcedure("leads:write")
     const workspaceId = ctx.principal.workspaceId;
     const problems: InputProblem[] = [];
     if (input.brokerSlug !== undefined && !ctx.services.brokers.findBySlug(input.brokerSlug)) {
-      problems.push({ path: ["brokerSlug"], message: `No published broker has the slug ${JSON.stringify(input.brokerSlug)}.` });
+      problems.push({ path: ["brokerSlug"], message: unknownSlugMessage(input.brokerSlug) });
     }
     if (input.quoteId !== undefined && !ctx.services.quotes.find(input.quoteId, workspaceId)) {
       problems.push({ path: ["quoteId"], message: `No quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.` });
