@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
 import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, type ScenarioRecord } from "./bench/report.ts";
+import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { buildScenarios, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
 
@@ -99,7 +100,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
   console.log(`\nseeding ${brokers.toLocaleString("en-CA")} brokers…`);
   const seedStarted = performance.now();
   runCli(app, ["seed", "--brokers", String(brokers), "--db", db], dir);
-  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  const seedSeconds = round((performance.now() - seedStarted) / 1000);
   const keys = Object.fromEntries(
     SCENARIO_IDS.map((id) => {
       // One key per scenario, each at the largest rate limit: a scenario never meets another's budget.
@@ -127,7 +128,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         records.push({ id: scenario.id, label: scenario.label, sample: scenario.sample, result: null, ratioToCeiling: null, responseBytes: null, note: check.note });
         continue;
       }
-      const result = await measure(server.url, scenario.requests);
+      const result = await measure(server.url, scenario.requests, server.proc.pid);
       console.log(`${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
       records.push({
         id: scenario.id,
@@ -161,10 +162,12 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
   }
 }
 
-/** Warm-up (discarded: JIT, caches, connections), then the measured run. */
-async function measure(baseUrl: string, requests: LoadRequest[]) {
+/** Warm-up (discarded: JIT, caches, connections), then the measured run and where the CPU went. */
+async function measure(baseUrl: string, requests: LoadRequest[], serverPid: number) {
   if (warmupSeconds > 0) await runWrk(baseUrl, requests, { ...load, durationSeconds: warmupSeconds });
-  return runWrk(baseUrl, requests, load);
+  const before = cpuSnapshot(serverPid);
+  const result = await runWrk(baseUrl, requests, load);
+  return { ...result, cpu: cpuShare(before, cpuSnapshot(serverPid), result.loadGeneratorCpuSeconds) };
 }
 
 async function measureCeiling(dir: string, body: Uint8Array) {
@@ -177,7 +180,7 @@ async function measureCeiling(dir: string, body: Uint8Array) {
     logFile: join(dir, "ceiling.log"),
   });
   try {
-    return await measure(ceiling.url, [{ method: "GET", path: "/api/v1/brokers?province=ON&limit=20", headers: { Authorization: "Bearer x" } }]);
+    return await measure(ceiling.url, [{ method: "GET", path: "/api/v1/brokers?province=ON&limit=20", headers: { Authorization: "Bearer x" } }], ceiling.proc.pid);
   } finally {
     await stopProcess(ceiling);
   }
@@ -188,9 +191,12 @@ async function smoke(baseUrl: string, scenario: Scenario): Promise<{ ok: true; b
   const first = scenario.requests[0]!;
   const response = await fetch(baseUrl + first.path, { method: first.method, headers: first.headers, body: first.body });
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (response.status === scenario.expectStatus) return { ok: true, bytes };
-  const text = new TextDecoder().decode(bytes).slice(0, 200);
-  return { ok: false, note: `answered ${response.status} instead of ${scenario.expectStatus}: ${text}` };
+  const text = new TextDecoder().decode(bytes);
+  if (response.status !== scenario.expectStatus) {
+    return { ok: false, note: `answered ${response.status} instead of ${scenario.expectStatus}: ${text.slice(0, 200)}` };
+  }
+  const problem = scenario.problemIn?.(text);
+  return problem ? { ok: false, note: problem } : { ok: true, bytes };
 }
 
 /** performance.now() when the first free-text search answered 200. */

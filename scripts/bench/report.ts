@@ -1,13 +1,16 @@
 /** The benchmark's record (written as JSON so runs can be compared) and its printed table. */
 import { cpus, release, totalmem } from "node:os";
+import type { CpuShare } from "./cpuUsage.ts";
 import type { LoadResult } from "./wrk.ts";
+
+export type Measured = LoadResult & { cpu: CpuShare };
 
 export interface ScenarioRecord {
   id: string;
   label: string;
   sample: string;
   /** null when the scenario could not run (endpoint absent or failing): see `note`. */
-  result: LoadResult | null;
+  result: Measured | null;
   /** requests/second as a share of the bare Bun.serve ceiling. */
   ratioToCeiling: number | null;
   responseBytes: number | null;
@@ -33,7 +36,7 @@ export interface BenchRecord {
     benchFirstSearchMs: number;
   };
   peakRssBytes: number;
-  ceiling: { result: LoadResult; responseBytes: number };
+  ceiling: { result: Measured; responseBytes: number };
   scenarios: ScenarioRecord[];
 }
 
@@ -51,11 +54,11 @@ const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`;
 
 /** The table as Markdown (printed, and pasted into the README). */
 export function markdownTable(record: BenchRecord): string {
-  const header = `| scenario | req/s | p50 ms | p99 ms | vs ceiling |\n| --- | ---: | ---: | ---: | ---: |`;
-  const row = (label: string, r: LoadResult | null, ratio: number | null, note?: string) =>
+  const header = `| scenario | req/s | p50 ms | p99 ms | vs ceiling | server cores |\n| --- | ---: | ---: | ---: | ---: | ---: |`;
+  const row = (label: string, r: Measured | null, ratio: number | null, note?: string) =>
     r
-      ? `| ${label} | ${fmt(r.requestsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${ratio === null ? "" : `${Math.round(ratio * 100)} %`} |`
-      : `| ${label} | n/a | | | ${note ?? ""} |`;
+      ? `| ${label} | ${fmt(r.requestsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${ratio === null ? "" : `${Math.round(ratio * 100)} %`} | ${r.cpu.server.toFixed(2)} |`
+      : `| ${label} | n/a | | | ${note ?? ""} | |`;
   const rows = [
     row("ceiling: bare Bun.serve, same body as (1)", record.ceiling.result, 1),
     ...record.scenarios.map((s) => row(s.label, s.result, s.ratioToCeiling, s.note)),
@@ -81,6 +84,9 @@ export function warnings(record: BenchRecord): string[] {
   return record.scenarios.flatMap((s) => {
     const out: string[] = [];
     if (s.note) out.push(`${s.label}: ${s.note}`);
+    if (s.result && s.result.cpu.other > 0.15) {
+      out.push(`${s.label}: other processes used ${s.result.cpu.other} cores during the run: the figure understates the server`);
+    }
     if (s.result && (s.result.errorStatuses > 0 || s.result.socketErrors > 0)) {
       out.push(`${s.label}: ${fmt(s.result.errorStatuses)} error statuses and ${fmt(s.result.socketErrors)} socket errors of ${fmt(s.result.requests)} requests`);
     }

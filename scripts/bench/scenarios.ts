@@ -24,6 +24,8 @@ export interface Scenario {
   requests: LoadRequest[];
   /** The status every answer must have for the scenario to count. */
   expectStatus: number;
+  /** What is wrong with a body of the expected status, if anything (JSON-RPC errors are 200s). */
+  problemIn?: (body: string) => string | undefined;
 }
 
 /**
@@ -128,6 +130,11 @@ export function buildScenarios(databasePath: string, keys: Record<ScenarioId, st
         },
       ],
       expectStatus: 200,
+      problemIn: (body) => {
+        const message = JSON.parse(body) as { error?: unknown; result?: { isError?: boolean } };
+        if (message.error || !message.result || message.result.isError) return `not a successful tool result: ${body.slice(0, 200)}`;
+        return undefined;
+      },
     },
   ];
 }

@@ -38,6 +38,8 @@ export interface LoadResult {
   /** Connect, read, write errors and timeouts. */
   socketErrors: number;
   bytesRead: number;
+  /** CPU time wrk itself used (user + system). */
+  loadGeneratorCpuSeconds: number;
 }
 
 /** wrk's version line, installing Debian's package first when we may (root with apt-get). */
@@ -100,7 +102,13 @@ export async function runWrk(baseUrl: string, requests: LoadRequest[], settings:
     errorStatuses: raw.status_errors!,
     socketErrors: raw.connect_errors! + raw.read_errors! + raw.write_errors! + raw.timeouts!,
     bytesRead: raw.bytes!,
+    loadGeneratorCpuSeconds: cpuSeconds(proc.resourceUsage()),
   };
+}
+
+function cpuSeconds(usage: ReturnType<Bun.Subprocess["resourceUsage"]>): number {
+  if (!usage) return 0;
+  return Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6;
 }
 
 const luaString = (s: string) => `"${s.replace(/[\\"]/g, "\\$&").replace(/\n/g, "\\n").replace(/\r/g, "\\r")}"`;
