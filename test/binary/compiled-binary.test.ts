@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const REPO = join(import.meta.dir, "../..");
 
@@ -63,6 +63,10 @@ beforeAll(async () => {
   binary = join(root, "broker-directory");
   copyFileSync(builtBinary, binary);
   chmodSync(binary, 0o755);
+  // The claim "no node_modules reachable" holds only if no ancestor of the run dir has one.
+  for (let dir = root; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, "node_modules"))) throw new Error(`${dir}/node_modules is reachable from the run directory`);
+  }
   // PATH names an empty directory: stricter than /usr/bin:/bin, where this machine has bun.
   const emptyPath = join(tempDir, "empty-path");
   mkdirSync(emptyPath);
