@@ -40,6 +40,7 @@ export function scopedProcedure(scope: Scope) {
         message: `This API key lacks the ${scope} scope. Create a key that includes it.`,
       });
     }
-    return next({ ctx: { ...ctx, principal: ctx.principal } });
+    // tRPC merges this into the context; spreading ctx here would copy it twice per call.
+    return next({ ctx: { principal: ctx.principal } });
   });
 }

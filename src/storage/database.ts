@@ -21,6 +21,9 @@ export function openDatabase(path: string): DirectoryDb {
   client.exec("PRAGMA busy_timeout = 5000");
   client.exec("PRAGMA temp_store = MEMORY");
   client.exec("PRAGMA cache_size = -65536");
+  // Reads map the file instead of copying pages through the cache: a 300 MB directory (100,000
+  // brokers) is read at memory speed once warm. Writes still go through the WAL.
+  client.exec("PRAGMA mmap_size = 1073741824");
   return drizzle({ client, schema }) as DirectoryDb;
 }
 

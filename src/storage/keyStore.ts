@@ -24,6 +24,8 @@ const LAST_USED_PRECISION_MS = 60_000;
 export class KeyStore {
   private readonly byHash;
   private readonly touch;
+  /** When this process last wrote each key's lastUsedAt: the read path skips the UPDATE in between. */
+  private readonly lastUseWritten = new Map<string, number>();
 
   constructor(private readonly db: DirectoryDb) {
     this.byHash = db.select().from(apiKeys).where(eq(apiKeys.hash, sql.placeholder("hash"))).prepare();
@@ -66,7 +68,11 @@ export class KeyStore {
     return this.byHash.get({ hash });
   }
 
+  /** Writes lastUsedAt when this process has not written it for the key within the precision. */
   recordUse(id: string, now: number): void {
+    const written = this.lastUseWritten.get(id);
+    if (written !== undefined && now - written < LAST_USED_PRECISION_MS) return;
+    this.lastUseWritten.set(id, now);
     this.touch.run({ id, now, staleBefore: now - LAST_USED_PRECISION_MS });
   }
 

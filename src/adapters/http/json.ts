@@ -1,6 +1,11 @@
 /** A JSON response with the headers every API answer carries. */
 export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return jsonText(JSON.stringify(body), status, headers);
+}
+
+/** The same, for a body already serialized (e.g. from a response cache). */
+export function jsonText(text: string, status = 200, headers: HeadersInit = {}): Response {
+  return new Response(text, {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
   });

@@ -2,7 +2,7 @@ import { admitRequest } from "../../auth/admitRequest.ts";
 import { createCaller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
 import { toPublicError } from "../errorVocabulary.ts";
-import { errorResponse, jsonResponse } from "../http/json.ts";
+import { errorResponse, jsonText } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
@@ -10,7 +10,11 @@ import { requestOrigin } from "../http/requestOrigin.ts";
 import { BROKER_PHOTO_ROUTE, brokerPhotoSlug, serveBrokerPhoto } from "../static/brokerPhoto.ts";
 import { isEmbedPath, optionsResponse, withEmbedCors } from "./cors.ts";
 import { compilePaths, matchPath } from "./pathMatcher.ts";
+import { ResponseCache } from "./responseCache.ts";
 import type { RestRoute } from "./restRoute.ts";
+
+/** Memory for cached directory answers (see ResponseCache). */
+const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Translates /api/v1 HTTP requests into procedure calls and their results (or errors) back
@@ -18,6 +22,7 @@ import type { RestRoute } from "./restRoute.ts";
  */
 export function createRestHandler(services: Services, routes: readonly RestRoute[]) {
   const compiled = compilePaths(routes.map((route) => ({ path: route.path, value: route })));
+  const responses = new ResponseCache(RESPONSE_CACHE_BYTES);
 
   // Embed paths answer CORS on every response, errors included, so a widget can read them.
   return async function handleRestWithCors(request: Request, url: URL, info: RequestInfo): Promise<Response> {
@@ -63,6 +68,15 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     info.keyId = admission.principal.keyId;
     const headers = rateLimitHeaders(admission.rate);
 
+    // A key without the route's scope goes on to the procedure, which refuses it in its words.
+    const cacheKey =
+      route.directoryRead && admission.principal.scopes.has(route.scope) ? `${info.baseUrl}${url.pathname}${url.search}` : undefined;
+    const version = cacheKey === undefined ? 0 : services.brokers.version();
+    if (cacheKey !== undefined) {
+      const cached = responses.get(cacheKey, version);
+      if (cached !== undefined) return jsonText(cached, 200, headers);
+    }
+
     try {
       const caller = createCaller({
         services,
@@ -73,7 +87,9 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       });
       const body = route.body ? await readJsonBody(request) : undefined;
       const result = await route.call(caller, { params: match.params, query: queryObject(url), body, request });
-      return jsonResponse(route.envelope === "data" ? { data: result } : result, route.status ?? 200, headers);
+      const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
+      if (cacheKey !== undefined) responses.set(cacheKey, version, text);
+      return jsonText(text, route.status ?? 200, headers);
     } catch (error) {
       const failure = toPublicError(error);
       if (failure.internal) {

@@ -28,6 +28,11 @@ export interface RestRoute {
   /** Whether the route reads a JSON body. */
   body?: boolean;
   status?: number;
+  /**
+   * The answer depends only on the URL and the published directory (no workspace data), so the
+   * adapter may keep it until the directory version moves. Only for GET routes.
+   */
+  directoryRead?: boolean;
   /** How the procedure's result becomes the response body: as it is, or inside `{ data }`. */
   envelope: "as-is" | "data";
   call: (caller: Caller, request: RestRequest) => Promise<unknown>;
