@@ -72,7 +72,12 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/widget.js") {
       info.route = path;
-      serveWidget ??= widgetCode().then(widgetAssetHandler);
+      serveWidget ??= widgetCode()
+        .then(widgetAssetHandler)
+        .catch((error: unknown) => {
+          serveWidget = undefined; // a failed dev build is retried on the next request
+          throw error;
+        });
       return (await serveWidget)(request);
     }
     if (path === "/demo") {
