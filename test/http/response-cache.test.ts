@@ -46,7 +46,7 @@ test("cache hits still spend the key's rate limit", async () => {
 });
 
 test("every route's scope is the scope its procedure enforces", async () => {
-  const procedures = appRouter._def.procedures as Record<string, { _def: { meta?: { scope?: string } } }>;
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: { scope?: string } } }>;
   for (const route of restRoutes) {
     const source = route.call.toString();
     const path = /caller\.([a-zA-Z]+\.[a-zA-Z]+)\(/.exec(source)?.[1];
