@@ -17,6 +17,8 @@ export interface LoadRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** Append `&pass=<n>` (n counts the times the list was cycled), so no URL ever repeats. */
+  uniquePerPass?: boolean;
 }
 
 export interface LoadSettings {
@@ -121,7 +123,7 @@ function luaScript(requests: LoadRequest[]): string {
   const table = requests
     .map((r) => {
       const headers = Object.entries(r.headers).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(",");
-      return `{${luaString(r.method)},${luaString(r.path)},{${headers}},${r.body === undefined ? "nil" : luaString(r.body)}}`;
+      return `{${luaString(r.method)},${luaString(r.path)},{${headers}},${r.body === undefined ? "nil" : luaString(r.body)},${r.uniquePerPass ? "true" : "false"}}`;
     })
     .join(",\n");
   return `local specs = {
@@ -143,10 +145,17 @@ function init(args)
   next_index = ((offset or 0) * 7919) % #formatted + 1
 end
 
+local pass = 0
+
 function request()
-  local r = formatted[next_index]
+  local i = next_index
   next_index = next_index % #formatted + 1
-  return r
+  if next_index == 1 then pass = pass + 1 end
+  local spec = specs[i]
+  if spec[5] then
+    return wrk.format(spec[1], spec[2] .. "&pass=" .. (offset or 0) .. "-" .. pass, spec[3], spec[4])
+  end
+  return formatted[i]
 end
 
 function done(summary, latency, requests)
