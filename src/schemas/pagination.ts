@@ -41,3 +41,8 @@ export type Pagination = z.infer<typeof paginationSchema>;
 export function paginate(page: number, limit: number, total: number): Pagination {
   return { page, limit, total, totalPages: Math.ceil(total / limit) };
 }
+
+/** The shape of every paged answer: `{ data: [item], pagination }`. */
+export function pagedSchema<T extends z.ZodType>(item: T, description: string) {
+  return z.object({ data: z.array(item).describe(description), pagination: paginationSchema });
+}

@@ -90,19 +90,7 @@ export const restRoutes: readonly RestRoute[] = [
     envelope: "data",
     call: (caller, { body }) => caller.policies.compare(body as never),
   },
-  {
-    method: "POST",
-    path: "/api/v1/leads",
-    surface: "rest",
-    scope: "leads:write",
-    summary: "Create a lead in this workspace",
-    input: createLeadInput,
-    output: createLeadOutput,
-    body: true,
-    status: 201,
-    envelope: "data",
-    call: (caller, { body }) => caller.leads.create(body as never),
-  },
+  createLeadRoute("/api/v1/leads", "rest", "Create a lead in this workspace"),
   {
     method: "GET",
     path: "/api/v1/leads",
@@ -114,19 +102,7 @@ export const restRoutes: readonly RestRoute[] = [
     envelope: "as-is",
     call: (caller, { query }) => caller.leads.list(query),
   },
-  {
-    method: "POST",
-    path: "/api/v1/embed/leads",
-    surface: "embed",
-    scope: "leads:write",
-    summary: "Create a lead from a partner page (widget)",
-    input: createLeadInput,
-    output: createLeadOutput,
-    body: true,
-    status: 201,
-    envelope: "data",
-    call: (caller, { body }) => caller.leads.create(body as never),
-  },
+  createLeadRoute("/api/v1/embed/leads", "embed", "Create a lead from a partner page (widget)"),
   {
     method: "GET",
     path: "/api/v1/carriers",
@@ -163,3 +139,20 @@ export const restRoutes: readonly RestRoute[] = [
     call: (caller, { query }) => caller.embed.reviews(query as never),
   },
 ];
+
+/** Leads are created the same way from servers and from partner pages; only the door differs. */
+function createLeadRoute(path: string, surface: RestRoute["surface"], summary: string): RestRoute {
+  return {
+    method: "POST",
+    path,
+    surface,
+    scope: "leads:write",
+    summary,
+    input: createLeadInput,
+    output: createLeadOutput,
+    body: true,
+    status: 201,
+    envelope: "data",
+    call: (caller, { body }) => caller.leads.create(body as never),
+  };
+}

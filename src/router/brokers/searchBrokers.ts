@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { brokerListItemSchema } from "../../schemas/broker.ts";
 import { cityFilter, insuranceTypeFilter, provinceFilter, textQuery } from "../../schemas/filters.ts";
-import { pageInput, paginate, paginationSchema } from "../../schemas/pagination.ts";
+import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { scopedProcedure } from "../trpc.ts";
 
 export const searchBrokersInput = z.object({
@@ -12,10 +12,7 @@ export const searchBrokersInput = z.object({
   ...pageInput,
 });
 
-export const searchBrokersOutput = z.object({
-  data: z.array(brokerListItemSchema).describe("Published brokers, alphabetical by name"),
-  pagination: paginationSchema,
-});
+export const searchBrokersOutput = pagedSchema(brokerListItemSchema, "Published brokers, alphabetical by name");
 
 /** Published brokers matching every filter given, alphabetical by name (case and accents ignored). */
 export const searchBrokers = scopedProcedure("brokers:read")

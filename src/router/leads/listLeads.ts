@@ -1,14 +1,11 @@
 import { z } from "zod";
-import { pageInput, paginate, paginationSchema } from "../../schemas/pagination.ts";
+import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { leadSchema } from "./leadSchemas.ts";
 import { toLeadView } from "./leadView.ts";
 
 export const listLeadsInput = z.object({ ...pageInput });
-export const listLeadsOutput = z.object({
-  data: z.array(leadSchema).describe("The workspace's leads, newest first"),
-  pagination: paginationSchema,
-});
+export const listLeadsOutput = pagedSchema(leadSchema, "The workspace's leads, newest first");
 
 /** The caller's workspace's leads, newest first; no other workspace's lead is ever listed. */
 export const listLeads = scopedProcedure("leads:read")

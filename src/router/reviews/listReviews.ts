@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { pageInput, paginate, paginationSchema, wholeNumberParam } from "../../schemas/pagination.ts";
+import { pageInput, paginate, pagedSchema, wholeNumberParam } from "../../schemas/pagination.ts";
 import { reviewSchema } from "../../schemas/review.ts";
 import { scopedProcedure } from "../trpc.ts";
 
@@ -9,10 +9,7 @@ export const listReviewsInput = z.object({
   ...pageInput,
 });
 
-export const listReviewsOutput = z.object({
-  data: z.array(reviewSchema).describe("Published reviews, newest first"),
-  pagination: paginationSchema,
-});
+export const listReviewsOutput = pagedSchema(reviewSchema, "Published reviews, newest first");
 
 /** A published broker's published reviews, newest first. */
 export const listReviews = scopedProcedure("reviews:read")
