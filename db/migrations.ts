@@ -2,6 +2,7 @@ import journal from "./migrations/meta/_journal.json" with { type: "json" };
 import directory from "./migrations/0000_directory.sql" with { type: "text" };
 import searchAndAggregates from "./migrations/0001_search_and_aggregates.sql" with { type: "text" };
 import quotesLeadsCarriers from "./migrations/0002_quotes_leads_carriers.sql" with { type: "text" };
+import leanerReviewTriggers from "./migrations/0003_leaner_review_triggers.sql" with { type: "text" };
 
 /**
  * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
@@ -12,6 +13,7 @@ export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0000_directory", sql: directory },
   { tag: "0001_search_and_aggregates", sql: searchAndAggregates },
   { tag: "0002_quotes_leads_carriers", sql: quotesLeadsCarriers },
+  { tag: "0003_leaner_review_triggers", sql: leanerReviewTriggers },
 ];
 
 export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

@@ -96,3 +96,20 @@ test("every demo broker's aggregates equal its published reviews", () => {
 });
 
 const db = (s: TestServer) => s.app.services.db;
+
+test("aggregates follow a rating change, an unpublish and a delete", async () => {
+  const db = server.app.services.db;
+  const id = insertBroker(db, { name: "Aggregate Brokers", slug: "aggregate-brokers", province: "ON", city: "Guelph" });
+  const a = insertReview(db, { brokerId: id, rating: 5 });
+  const b = insertReview(db, { brokerId: id, rating: 2 });
+  insertReview(db, { brokerId: id, rating: 4 });
+  const rating = async () =>
+    ((await (await server.request("/api/v1/brokers/aggregate-brokers", { key })).json()) as { data: { rating: unknown } }).data.rating;
+  expect(await rating()).toEqual({ average: 3.67, count: 3, distribution: { "1": 0, "2": 1, "3": 0, "4": 1, "5": 1 } });
+  db.update(reviews).set({ rating: 1 }).where(eq(reviews.id, a)).run();
+  expect(await rating()).toEqual({ average: 2.33, count: 3, distribution: { "1": 1, "2": 1, "3": 0, "4": 1, "5": 0 } });
+  db.update(reviews).set({ published: false }).where(eq(reviews.id, b)).run();
+  expect(await rating()).toEqual({ average: 2.5, count: 2, distribution: { "1": 1, "2": 0, "3": 0, "4": 1, "5": 0 } });
+  db.delete(reviews).where(eq(reviews.brokerId, id)).run();
+  expect(await rating()).toEqual({ average: null, count: 0, distribution: { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 } });
+});
