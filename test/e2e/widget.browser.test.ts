@@ -1,7 +1,7 @@
 /**
  * The widget end to end: the REAL server (test/support/server.ts, demo data loaded), a
  * partner page on another origin embedding widget.js with each data-type, and Debian's
- * headless Chromium. Screenshots land in test-output/e2e/.
+ * headless Chromium. Screenshots land in test/e2e/screenshots/ (git-ignored).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 import { launchChromium } from "./browser.ts";
 import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
 
-const OUTPUT = join(import.meta.dir, "../../test-output/e2e");
+const OUTPUT = join(import.meta.dir, "screenshots");
 const EMBED_SCOPES = ["brokers:read", "reviews:read", "quotes:write", "leads:write"] as const;
 
 let server: TestServer;
