@@ -50,6 +50,7 @@ export class BrokerStore {
   private readonly listByIds;
   private readonly cache = new VersionedCache<unknown>(5_000);
   private readonly versionQuery;
+  private versionThisTurn: number | undefined;
   private readonly bySlug;
   private readonly byId;
   private readonly locationsOf;
@@ -113,9 +114,19 @@ export class BrokerStore {
       .prepare();
   }
 
-  /** Changes whenever anything in the directory is written (see migration 0001). */
+  /**
+   * Changes whenever anything in the directory is written (see migration 0001). Read at most
+   * once per turn of the event loop: a request asks several times (response cache, result
+   * cache, broker lookup) and no request writes the directory, so one read serves them all.
+   */
   version(): number {
-    return this.versionQuery.get()?.value ?? 0;
+    if (this.versionThisTurn === undefined) {
+      this.versionThisTurn = this.versionQuery.get()?.value ?? 0;
+      setImmediate(() => {
+        this.versionThisTurn = undefined;
+      });
+    }
+    return this.versionThisTurn;
   }
 
   search(filter: BrokerFilter, page: number, limit: number): { items: BrokerListItem[]; total: number } {
