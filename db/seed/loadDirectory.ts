@@ -3,7 +3,6 @@ import { brokerLines, brokerLocations, brokers, reviews } from "../schema.ts";
 import type { DirectoryDb } from "../../src/storage/database.ts";
 import { foldText } from "../../src/domain/text.ts";
 import { generateDirectory, type DirectoryOptions } from "./generateDirectory.ts";
-import { loadCarriers } from "./loadCarriers.ts";
 
 export interface LoadSummary {
   brokers: number;
@@ -63,8 +62,6 @@ export function loadDirectory(
     if (pending.length >= BATCH) flush();
   }
   if (pending.length > 0) flush();
-  // The carrier catalogue is seeded with the directory: quotes draw only from it.
-  loadCarriers(db);
   db.$client.exec("PRAGMA optimize");
   return summary;
 }

@@ -1,3 +1,4 @@
+import { loadCarriers } from "../../db/seed/loadCarriers.ts";
 import { loadDirectory } from "../../db/seed/loadDirectory.ts";
 import { closeDatabase, openDatabase } from "../storage/database.ts";
 import { migrate } from "../storage/migrate.ts";
@@ -40,6 +41,8 @@ export function seedCommand(args: string[], env: Record<string, string | undefin
     }
   });
   if (interactive) process.stderr.write("\n");
+  // The carrier catalogue quotes draw from ships with the app; seeding leaves it current too.
+  loadCarriers(db);
   closeDatabase(db);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { brokerLocations, brokers, meta, reviews } from "../../db/schema.ts";
+import { brokerLocations, brokers, reviews } from "../../db/schema.ts";
 import { abbreviateAuthorName } from "../domain/authorName.ts";
 import type { ProvinceCode } from "../domain/provinces.ts";
 import type { BrokerDetail, BrokerListItem } from "../schemas/broker.ts";
@@ -7,6 +7,7 @@ import type { Review } from "../schemas/review.ts";
 import type { DirectoryDb } from "./database.ts";
 import { toFtsQuery } from "./fullTextSearch.ts";
 import { SearchIndex } from "./searchIndex.ts";
+import { DirectoryVersion } from "./directoryVersion.ts";
 import { VersionedCache } from "./versionedCache.ts";
 
 export interface BrokerFilter {
@@ -49,8 +50,6 @@ export class BrokerStore {
   private readonly index: SearchIndex;
   private readonly listByIds;
   private readonly cache = new VersionedCache<unknown>(5_000);
-  private readonly versionQuery;
-  private versionThisTurn: number | undefined;
   private readonly bySlug;
   private readonly byId;
   private readonly locationsOf;
@@ -60,14 +59,16 @@ export class BrokerStore {
   private readonly publishedCount;
   private readonly linesOfIds;
 
-  constructor(db: DirectoryDb) {
+  constructor(
+    db: DirectoryDb,
+    private readonly directoryVersion: DirectoryVersion = new DirectoryVersion(db),
+  ) {
     this.index = new SearchIndex(db);
     this.listByIds = db
       .select(listColumns)
       .from(brokers)
       .where(inArray(brokers.id, sql`(SELECT value FROM json_each(${sql.placeholder("ids")}))`))
       .prepare();
-    this.versionQuery = db.select({ value: meta.value }).from(meta).where(eq(meta.key, "directory_version")).prepare();
     this.bySlug = db
       .select()
       .from(brokers)
@@ -114,19 +115,9 @@ export class BrokerStore {
       .prepare();
   }
 
-  /**
-   * Changes whenever anything in the directory is written (see migration 0001). Read at most
-   * once per turn of the event loop: a request asks several times (response cache, result
-   * cache, broker lookup) and no request writes the directory, so one read serves them all.
-   */
+  /** The directory version its caches key on (see DirectoryVersion). */
   version(): number {
-    if (this.versionThisTurn === undefined) {
-      this.versionThisTurn = this.versionQuery.get()?.value ?? 0;
-      setImmediate(() => {
-        this.versionThisTurn = undefined;
-      });
-    }
-    return this.versionThisTurn;
+    return this.directoryVersion.current();
   }
 
   search(filter: BrokerFilter, page: number, limit: number): { items: BrokerListItem[]; total: number } {

@@ -1,8 +1,9 @@
-import { asc, eq } from "drizzle-orm";
-import { carriers, meta } from "../../db/schema.ts";
+import { asc } from "drizzle-orm";
+import { carriers } from "../../db/schema.ts";
 import type { Carrier } from "../domain/rating/carrier.ts";
 import type { ProvinceCode } from "../domain/provinces.ts";
 import type { DirectoryDb } from "./database.ts";
+import { DirectoryVersion } from "./directoryVersion.ts";
 import { VersionedCache } from "./versionedCache.ts";
 
 /**
@@ -11,18 +12,18 @@ import { VersionedCache } from "./versionedCache.ts";
  */
 export class CarrierStore {
   private readonly cache = new VersionedCache<readonly Carrier[]>(1);
-  private readonly versionQuery;
   private readonly allQuery;
 
-  constructor(db: DirectoryDb) {
-    this.versionQuery = db.select({ value: meta.value }).from(meta).where(eq(meta.key, "directory_version")).prepare();
+  constructor(
+    db: DirectoryDb,
+    private readonly directoryVersion: DirectoryVersion = new DirectoryVersion(db),
+  ) {
     this.allQuery = db.select().from(carriers).orderBy(asc(carriers.name)).prepare();
   }
 
   /** Every carrier, alphabetical by name. */
   list(): readonly Carrier[] {
-    const version = this.versionQuery.get()?.value ?? 0;
-    return this.cache.get("all", version, () =>
+    return this.cache.get("all", this.directoryVersion.current(), () =>
       Object.freeze(
         this.allQuery.all().map((row) => ({
           slug: row.slug,
