@@ -51,7 +51,11 @@ export const brokers = sqliteTable(
     email: text("email"),
     website: text("website"),
     licenseNumber: text("license_number"),
-    yearEstablished: integer("year_established"),
+    foundingYear: integer("founding_year"),
+    /** Head-count band, one of TEAM_SIZES ("1-10" … "500+"). */
+    teamSize: text("team_size").notNull().default("1-10"),
+    /** Licence checked with the provincial regulator. */
+    isVerified: integer("is_verified", { mode: "boolean" }).notNull().default(false),
     insuranceLines: text("insurance_lines", { mode: "json" }).$type<string[]>().notNull(),
     specialties: text("specialties", { mode: "json" }).$type<string[]>().notNull(),
     languages: text("languages", { mode: "json" }).$type<string[]>().notNull(),

@@ -5,7 +5,7 @@ import { QUOTE_LINES, toQuoteLine } from "./fields.ts";
 import { formatNumber } from "./format.ts";
 import { lineLabel } from "./i18n.ts";
 import { findProvince, PROVINCES } from "./provinces.ts";
-import { ratingSummary, safeImageUrl, starRating } from "./stars.ts";
+import { ratingSummary, safeImageUrl, starRating, verifiedBadge } from "./stars.ts";
 import type { BrokerCard } from "./types.ts";
 
 type Status = "loading" | "ready" | "failed";
@@ -216,10 +216,11 @@ export class BrokerDirectory extends BrokerElement {
               <a href=${href} part="card-link" @click=${(e: MouseEvent) => this.onSelect(e, broker, href)}>${broker.name}</a>
             </h3>
             <span class="muted" part="card-place">${broker.city}, ${broker.province}</span>
+            ${verifiedBadge(t, broker.isVerified)}
           </div>
         </div>
         <div class="rating" part="rating">
-          ${starRating(t, language, broker.averageRating)} ${ratingSummary(t, language, broker.averageRating, broker.reviewCount)}
+          ${starRating(t, language, broker.averageRating, broker.reviewCount)} ${ratingSummary(t, language, broker.averageRating, broker.reviewCount)}
         </div>
         ${broker.insuranceLines.length
           ? html`<ul class="chips" part="lines" aria-label=${t("linesOffered")}>

@@ -2,7 +2,7 @@ import { css, html, nothing, type PropertyDeclarations, type PropertyValues } fr
 import { ApiError, apiRequest } from "./api.ts";
 import { BrokerElement, defineOnce, isAbort, SetupProblem } from "./base.ts";
 import { formatDate } from "./format.ts";
-import { ratingSummary, safeImageUrl, starRating } from "./stars.ts";
+import { ratingSummary, safeImageUrl, starRating, verifiedBadge } from "./stars.ts";
 import type { BrokerSummary, Review } from "./types.ts";
 
 type Status = "loading" | "ready" | "failed";
@@ -117,8 +117,9 @@ export class BrokerReviews extends BrokerElement {
         ${photo ? html`<img class="photo" part="photo" src=${photo} alt="" width="56" height="56" />` : nothing}
         <div>
           <h2 id="heading">${t("reviewsOf", { name: broker.name })}</h2>
+          ${verifiedBadge(t, broker.isVerified)}
           <div part="rating">
-            ${starRating(t, this.language, broker.averageRating)}
+            ${starRating(t, this.language, broker.averageRating, broker.reviewCount)}
             ${ratingSummary(t, this.language, broker.averageRating, broker.reviewCount)}
           </div>
         </div>
@@ -131,7 +132,7 @@ export class BrokerReviews extends BrokerElement {
     </section>`;
   }
 
-  // Every API string goes through a text binding: a body such as <img onerror=…> stays text.
+  // Every API string goes through a text binding: review content such as <img onerror=…> stays text.
   private renderReview(review: Review) {
     const { t, language } = this;
     return html`<li>
@@ -139,7 +140,7 @@ export class BrokerReviews extends BrokerElement {
         ${starRating(t, language, review.rating)}
         <h3>${review.title}</h3>
         <p class="muted">${t("reviewBy", { name: review.authorName })} · <time datetime=${review.createdAt}>${formatDate(language, review.createdAt)}</time></p>
-        <p class="body">${review.body}</p>
+        <p class="body">${review.content}</p>
       </article>
     </li>`;
   }

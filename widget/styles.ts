@@ -176,6 +176,16 @@ export const baseStyles = css`
     border: 1px solid var(--_border);
     font-size: 0.8125rem;
   }
+  .badge {
+    display: inline-block;
+    margin-inline-start: 0.375rem;
+    padding: 0 0.4rem;
+    border-radius: 999px;
+    border: 1px solid var(--_accent);
+    color: var(--_accent);
+    font-size: 0.75rem;
+    font-weight: 600;
+  }
   .photo {
     width: 56px;
     height: 56px;

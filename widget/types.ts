@@ -1,54 +1,18 @@
-/** Shapes of the embed API answers (the contract in the README's widget section). */
-export interface BrokerCard {
-  name: string;
-  slug: string;
-  city: string;
-  province: string;
-  averageRating: number | null;
-  reviewCount: number;
-  photoUrl: string;
-  insuranceLines: string[];
-}
+/**
+ * Shapes of the embed API answers, taken from the server's own zod schemas. `import type`
+ * is erased by the bundler: the widget gets the types and not one byte of zod or the server.
+ */
+import type { z } from "zod";
+import type { embedBrokerSchema } from "../src/router/embed/embedBrokers.ts";
+import type { embedReviewsOutput } from "../src/router/embed/embedReviews.ts";
+import type { leadSchema } from "../src/router/leads/leadSchemas.ts";
+import type { quoteOfferSchema, quoteSchema } from "../src/router/quotes/quoteSchemas.ts";
 
-export interface BrokerSummary {
-  name: string;
-  slug: string;
-  averageRating: number | null;
-  reviewCount: number;
-  photoUrl: string;
-}
+type EmbedReviews = z.infer<typeof embedReviewsOutput>;
 
-export interface Review {
-  id: string | number;
-  authorName: string;
-  rating: number;
-  title: string;
-  body: string;
-  createdAt: string;
-}
-
-export interface CarrierQuote {
-  carrier: string;
-  carrierSlug: string;
-  monthlyPremium: number;
-  annualPremium: number;
-  coverage: string;
-  deductible: number;
-}
-
-export interface QuoteResult {
-  quoteId: string;
-  insuranceType: string;
-  quotes: CarrierQuote[];
-  expiresAt: string;
-}
-
-export interface Lead {
-  id: string | number;
-  name: string;
-  email: string;
-  phone: string;
-  insuranceType: string;
-  status: string;
-  createdAt: string;
-}
+export type BrokerCard = z.infer<typeof embedBrokerSchema>;
+export type BrokerSummary = EmbedReviews["broker"];
+export type Review = EmbedReviews["reviews"][number];
+export type CarrierQuote = z.infer<typeof quoteOfferSchema>;
+export type QuoteResult = z.infer<typeof quoteSchema>;
+export type Lead = z.infer<typeof leadSchema>;

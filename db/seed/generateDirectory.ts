@@ -1,6 +1,7 @@
 import canada from "./canada.json" with { type: "json" };
 import type { brokerLocations, brokers, reviews } from "../schema.ts";
 import { foldText, slugify } from "../../src/domain/text.ts";
+import { isVerifiedFor, teamSizeFor } from "./profileBands.ts";
 import { SeededRandom } from "./random.ts";
 import * as words from "./vocabulary.ts";
 
@@ -56,7 +57,7 @@ export function* generateDirectory(options: DirectoryOptions): Generator<Generat
     const specialties = random.sample(words.SPECIALTIES, random.int(1, 3));
     const languages = french ? ["French", "English"] : random.chance(0.25) ? ["English", "French"] : ["English"];
     if (random.chance(0.3)) languages.push(random.pick(words.EXTRA_LANGUAGES));
-    const yearEstablished = random.int(1952, 2023);
+    const foundingYear = random.int(1952, 2023);
     const createdAt = EPOCH - random.int(1, 5 * 365) * 24 * 3600 * 1000;
 
     const locations: LocationRow[] = [location(random, locationId++, id, province, city, true)];
@@ -68,19 +69,22 @@ export function* generateDirectory(options: DirectoryOptions): Generator<Generat
       }
     }
 
+    const licenseNumber = `${province.code}-${String(100000 + ((id * 7919) % 900000))}`;
     const broker: BrokerRow = {
       id,
       slug,
       name,
       sortName: foldText(name),
-      description: description(random, french, name, city.name, lines, specialties, yearEstablished),
+      description: description(random, french, name, city.name, lines, specialties, foundingYear),
       province: province.code,
       city: city.name,
       phone: phoneFor(random, province.code),
       email: `info@${slug.slice(0, 40)}.ca`,
       website: `https://www.${slug.slice(0, 40)}.ca`,
-      licenseNumber: `${province.code}-${String(100000 + ((id * 7919) % 900000))}`,
-      yearEstablished,
+      licenseNumber,
+      foundingYear,
+      teamSize: teamSizeFor(id),
+      isVerified: isVerifiedFor(id, licenseNumber),
       insuranceLines: lines,
       specialties,
       languages,

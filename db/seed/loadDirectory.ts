@@ -68,7 +68,7 @@ export function loadDirectory(
 
 const BROKER_COLUMNS = [
   "id", "slug", "name", "sortName", "description", "province", "city", "phone", "email", "website",
-  "licenseNumber", "yearEstablished", "insuranceLines", "specialties", "languages", "published", "createdAt", "updatedAt",
+  "licenseNumber", "foundingYear", "teamSize", "isVerified", "insuranceLines", "specialties", "languages", "published", "createdAt", "updatedAt",
 ] as const;
 const LOCATION_COLUMNS = [
   "id", "brokerId", "address", "city", "cityKey", "province", "postalCode", "phone", "latitude", "longitude", "isPrimary",

@@ -14,7 +14,8 @@ export function wholeNumberParam(min: number, max: number) {
   const got = (input: unknown) => ` (got ${JSON.stringify(input)?.slice(0, 40) ?? String(input)})`;
   return z
     .preprocess(
-      (value) => (typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
+      // Typed so tRPC clients see `number | string`, not unknown: a number, or its text in a query string.
+      (value: number | string) => (typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
       z
         .number({ error: (issue) => complaint + got(issue.input) })
         .int({ error: (issue) => complaint + got(issue.input) })

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { brokerLocations, brokers, reviews } from "../../db/schema.ts";
 import { abbreviateAuthorName } from "../domain/authorName.ts";
 import type { ProvinceCode } from "../domain/provinces.ts";
+import { TEAM_SIZES, type TeamSize } from "../domain/teamSize.ts";
 import type { BrokerDetail, BrokerListItem } from "../schemas/broker.ts";
 import type { Review } from "../schemas/review.ts";
 import type { DirectoryDb } from "./database.ts";
@@ -20,13 +21,16 @@ export interface BrokerFilter {
   insuranceType?: string;
 }
 
+/** The few facts about a published broker that a lookup by id needs (its internal row id). */
 export interface PublishedBroker {
-  id: number;
+  rowId: number;
   slug: string;
   name: string;
   reviewCount: number;
-  averageRating: number | null;
 }
+
+/** Broker ids are the row id written in decimal; anything else names no broker. */
+const BROKER_ID_FORMAT = /^[1-9][0-9]{0,14}$/;
 
 const listColumns = {
   id: brokers.id,
@@ -37,6 +41,7 @@ const listColumns = {
   city: brokers.city,
   averageRating: brokers.averageRating,
   reviewCount: brokers.reviewCount,
+  isVerified: brokers.isVerified,
 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -75,7 +80,7 @@ export class BrokerStore {
       .where(and(eq(brokers.slug, sql.placeholder("slug")), eq(brokers.published, true)))
       .prepare();
     this.byId = db
-      .select({ id: brokers.id, slug: brokers.slug, name: brokers.name, reviewCount: brokers.reviewCount, averageRating: brokers.averageRating })
+      .select({ id: brokers.id, slug: brokers.slug, name: brokers.name, reviewCount: brokers.reviewCount })
       .from(brokers)
       .where(and(eq(brokers.id, sql.placeholder("id")), eq(brokers.published, true)))
       .prepare();
@@ -133,7 +138,10 @@ export class BrokerStore {
       const { ids, total } = this.index.search(indexFilter, (page - 1) * limit, limit, version);
       if (ids.length === 0) return { items: [], total };
       const rows = new Map(this.listByIds.all({ ids: JSON.stringify(ids) }).map((row) => [row.id, row]));
-      const items = ids.map((id) => rows.get(id)).filter((row) => row !== undefined) as BrokerListItem[];
+      const items = ids.flatMap((id) => {
+        const row = rows.get(id);
+        return row ? [toListItem(row)] : [];
+      });
       return { items, total };
     }) as { items: BrokerListItem[]; total: number };
   }
@@ -180,31 +188,42 @@ export class BrokerStore {
     }
   }
 
-  findById(id: number): PublishedBroker | undefined {
-    return this.cached(`id|${id}`, () => this.byId.get({ id }));
+  /** The lookup facts of the published broker with this slug. */
+  findRefBySlug(slug: string): PublishedBroker | undefined {
+    const broker = this.findBySlug(slug);
+    return broker && { rowId: Number(broker.id), slug: broker.slug, name: broker.name, reviewCount: broker.reviewCount };
+  }
+
+  /** The published broker with this id (as the API writes it), or undefined for any other text. */
+  findById(id: string): PublishedBroker | undefined {
+    if (!BROKER_ID_FORMAT.test(id)) return undefined;
+    return this.cached(`id|${id}`, () => {
+      const row = this.byId.get({ id: Number(id) });
+      return row && { rowId: row.id, slug: row.slug, name: row.name, reviewCount: row.reviewCount };
+    });
   }
 
   /** A page of a published broker's published reviews, newest first. */
-  reviewsOf(brokerId: number, page: number, limit: number): Review[] {
-    return this.cached(`reviews|${brokerId}|${page}|${limit}`, () =>
-      this.reviewPage.all({ brokerId, limit, offset: (page - 1) * limit }).map((r) => ({
-        id: r.id,
-        brokerId: r.brokerId,
-        authorName: abbreviateAuthorName(r.authorName),
+  reviewsOf(broker: PublishedBroker, page: number, limit: number): Review[] {
+    return this.cached(`reviews|${broker.rowId}|${page}|${limit}`, () =>
+      this.reviewPage.all({ brokerId: broker.rowId, limit, offset: (page - 1) * limit }).map((r) => ({
+        id: String(r.id),
+        brokerId: String(r.brokerId),
         rating: r.rating,
         title: r.title,
-        body: r.body,
+        content: r.body,
+        authorName: abbreviateAuthorName(r.authorName),
         createdAt: iso(r.createdAt),
       })),
     );
   }
 
-  /** The insurance lines of a page of brokers, in one query (no query per broker). */
-  insuranceLinesOf(ids: readonly number[]): Map<number, string[]> {
+  /** The insurance lines of a page of brokers (by API id), in one query (no query per broker). */
+  insuranceLinesOf(ids: readonly string[]): Map<string, string[]> {
     if (ids.length === 0) return new Map();
     return this.cached(`lines|${ids.join(",")}`, () => {
-      const rows = this.linesOfIds.all({ ids: JSON.stringify(ids) });
-      return new Map(rows.map((r) => [r.id, r.insuranceLines]));
+      const rows = this.linesOfIds.all({ ids: JSON.stringify(ids.map(Number)) });
+      return new Map(rows.map((r) => [String(r.id), r.insuranceLines]));
     });
   }
 
@@ -215,28 +234,48 @@ export class BrokerStore {
 
 type BrokerRow = typeof brokers.$inferSelect;
 type LocationRow = typeof brokerLocations.$inferSelect;
+type ListRow = Pick<BrokerRow, keyof typeof listColumns>;
 
-/** A broker row and its offices (primary first) as the public detail shape. */
-function toBrokerDetail(row: BrokerRow, locations: readonly LocationRow[]): BrokerDetail {
+/**
+ * A broker row as a list item. Ids are written as strings; a broker without reviews has
+ * averageRating 0 (the stored average is null): the contract types both as plain values.
+ */
+function toListItem(row: ListRow): BrokerListItem {
   return {
-    id: row.id,
+    id: String(row.id),
     name: row.name,
     slug: row.slug,
     description: row.description,
     province: row.province as ProvinceCode,
     city: row.city,
-    averageRating: row.averageRating,
+    averageRating: row.averageRating ?? 0,
     reviewCount: row.reviewCount,
-    phone: row.phone,
-    email: row.email,
-    website: row.website,
+    isVerified: row.isVerified,
+  };
+}
+
+/** A broker row and its offices (primary first) as the public detail shape. */
+function toBrokerDetail(row: BrokerRow, locations: readonly LocationRow[]): BrokerDetail {
+  const item = toListItem(row);
+  return {
+    ...item,
+    // Stored as nullable for rows loaded before they were required; the contract says string.
+    email: row.email ?? "",
+    phone: row.phone ?? "",
+    website: row.website ?? "",
+    foundingYear: row.foundingYear ?? 0,
+    teamSize: toTeamSize(row.teamSize),
     licenseNumber: row.licenseNumber,
-    yearEstablished: row.yearEstablished,
+    rating: {
+      averageRating: item.averageRating,
+      totalReviews: row.reviewCount,
+      distribution: { "1": row.rating1, "2": row.rating2, "3": row.rating3, "4": row.rating4, "5": row.rating5 },
+    },
     insuranceLines: row.insuranceLines,
     specialties: row.specialties,
     languages: row.languages,
     locations: locations.map((l) => ({
-      id: l.id,
+      id: String(l.id),
       address: l.address,
       city: l.city,
       province: l.province as ProvinceCode,
@@ -246,12 +285,12 @@ function toBrokerDetail(row: BrokerRow, locations: readonly LocationRow[]): Brok
       longitude: l.longitude,
       isPrimary: l.isPrimary,
     })),
-    rating: {
-      average: row.averageRating,
-      count: row.reviewCount,
-      distribution: { "1": row.rating1, "2": row.rating2, "3": row.rating3, "4": row.rating4, "5": row.rating5 },
-    },
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
+}
+
+/** A stored band outside the known labels (a hand-edited row) reads as the smallest. */
+function toTeamSize(stored: string): TeamSize {
+  return (TEAM_SIZES as readonly string[]).includes(stored) ? (stored as TeamSize) : TEAM_SIZES[0];
 }

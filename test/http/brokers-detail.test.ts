@@ -4,13 +4,14 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 
 let server: TestServer;
 let key: string;
+let id: number;
 
 beforeAll(async () => {
   server = await startTestServer();
   key = await server.createKey({ rateLimitPerMinute: 1_000_000 });
   const db = server.app.services.db;
   insertBroker(db, { name: "Hidden Brokers", slug: "hidden-brokers", province: "ON", city: "Ottawa", published: false });
-  const id = insertBroker(db, {
+  id = insertBroker(db, {
     name: "Two Office Brokers",
     slug: "two-office-brokers",
     province: "AB",
@@ -29,8 +30,8 @@ test("GET /api/v1/brokers/{slug} returns every detail field inside data", async 
   const { data } = (await res.json()) as { data: Record<string, unknown> & { locations: Record<string, unknown>[] } };
   expect(Object.keys(data).sort()).toEqual(
     [
-      "id", "name", "slug", "description", "province", "city", "averageRating", "reviewCount", "phone", "email", "website",
-      "licenseNumber", "yearEstablished", "insuranceLines", "specialties", "languages", "locations", "rating", "createdAt", "updatedAt",
+      "id", "name", "slug", "description", "province", "city", "averageRating", "reviewCount", "isVerified", "phone", "email", "website",
+      "licenseNumber", "foundingYear", "teamSize", "insuranceLines", "specialties", "languages", "locations", "rating", "createdAt", "updatedAt",
     ].sort(),
   );
   expect(data.insuranceLines).toEqual(["Auto", "Farm"]);
@@ -38,7 +39,8 @@ test("GET /api/v1/brokers/{slug} returns every detail field inside data", async 
   expect(data.locations[0]).toMatchObject({ province: "AB", city: "Calgary", isPrimary: true });
   expect(data.locations[1]).toMatchObject({ province: "SK", city: "Regina", isPrimary: false });
   // Only the three published reviews count: (5 + 4 + 4) / 3.
-  expect(data.rating).toEqual({ average: 4.33, count: 3, distribution: { "1": 0, "2": 0, "3": 0, "4": 2, "5": 1 } });
+  expect(data.rating).toEqual({ averageRating: 4.33, totalReviews: 3, distribution: { "1": 0, "2": 0, "3": 0, "4": 2, "5": 1 } });
+  expect(data).toMatchObject({ id: String(id), foundingYear: 2001, teamSize: "11-50", isVerified: true, email: "info@two-office-brokers.ca" });
   expect(data.averageRating).toBe(4.33);
   expect(data.reviewCount).toBe(3);
   expect(data.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -48,7 +50,7 @@ test("a demo broker's detail agrees with its list item", async () => {
   const list = (await (await server.request("/api/v1/brokers?province=QC&limit=1", { key })).json()) as { data: Record<string, unknown>[] };
   const item = list.data[0]!;
   const { data } = (await (await server.request(`/api/v1/brokers/${item.slug}`, { key })).json()) as { data: Record<string, unknown> };
-  for (const field of ["id", "name", "slug", "description", "province", "city", "averageRating", "reviewCount"]) expect(data[field]).toEqual(item[field]);
+  for (const field of ["id", "name", "slug", "description", "province", "city", "averageRating", "reviewCount", "isVerified"]) expect(data[field]).toEqual(item[field]);
 });
 
 test.each([["hidden-brokers"], ["no-such-broker"], ["%F0%9F%9A%97"], ["%E0%A4%A"]])("%s is a 404 with a JSON error", async (slug) => {
@@ -57,6 +59,14 @@ test.each([["hidden-brokers"], ["no-such-broker"], ["%F0%9F%9A%97"], ["%E0%A4%A"
   const body = (await res.json()) as { error: string };
   expect(typeof body.error).toBe("string");
   expect(Object.keys(body)).toEqual(["error"]);
+});
+
+test("a broker without reviews has averageRating 0 (a number, never null) in its detail and list item", async () => {
+  insertBroker(server.app.services.db, { name: "Quiet Brokers", slug: "quiet-brokers", province: "NS", city: "Truro", isVerified: false });
+  const { data } = (await (await server.request("/api/v1/brokers/quiet-brokers", { key })).json()) as { data: Record<string, unknown> };
+  expect(data).toMatchObject({ averageRating: 0, reviewCount: 0, isVerified: false, rating: { averageRating: 0, totalReviews: 0 } });
+  const list = (await (await server.request("/api/v1/brokers?q=quiet&city=truro", { key })).json()) as { data: Record<string, unknown>[] };
+  expect(list.data).toEqual([expect.objectContaining({ slug: "quiet-brokers", averageRating: 0, reviewCount: 0 })]);
 });
 
 test("an unpublished broker's 404 says no published broker has the slug", async () => {

@@ -41,7 +41,7 @@ describe("GET /api/v1/brokers: shape and order", () => {
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(["data", "pagination"]);
     expect(Object.keys(body.data[0]!).sort()).toEqual(
-      ["averageRating", "city", "description", "id", "name", "province", "reviewCount", "slug"].sort(),
+      ["averageRating", "city", "description", "id", "isVerified", "name", "province", "reviewCount", "slug"].sort(),
     );
     const names = body.data.map((b) => foldText(b.name));
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -55,6 +55,7 @@ test("text from the document is escaped, never markup", () => {
     method: "GET",
     path: "/api/v1/things/:id",
     surface: "rest",
+    procedure: "brokers.get",
     scope: "brokers:read",
     summary: `<img src=x onerror=alert(1)> & "quotes"`,
     input: z.object({ id: z.string().describe("<script>alert(2)</script>") }),

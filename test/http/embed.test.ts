@@ -34,7 +34,7 @@ describe("GET /api/v1/embed/brokers", () => {
     const search = await getJson<{ pagination: { total: number } }>("/api/v1/brokers?limit=1");
     expect(body.total).toBe(search.body.pagination.total);
     for (const broker of body.data) {
-      expect(Object.keys(broker).sort()).toEqual(["averageRating", "city", "insuranceLines", "name", "photoUrl", "province", "reviewCount", "slug"]);
+      expect(Object.keys(broker).sort()).toEqual(["averageRating", "city", "id", "insuranceLines", "isVerified", "name", "photoUrl", "province", "reviewCount", "slug"]);
       expect(broker.photoUrl).toBe(`${server.url}/api/v1/embed/brokers/${broker.slug}/photo.svg`);
       expect(broker.insuranceLines.length).toBeGreaterThan(0);
     }
@@ -115,15 +115,17 @@ describe("GET /api/v1/embed/reviews", () => {
     const { status, body } = await getJson<{ data: { broker: Record<string, unknown>; reviews: Record<string, unknown>[] } }>("/api/v1/embed/reviews?broker=zz-reviewed");
     expect(status).toBe(200);
     expect(body.data.broker).toEqual({
+      id: expect.stringMatching(/^[1-9]\d*$/),
       name: "Zz Reviewed Brokers",
       slug: "zz-reviewed",
       averageRating: 4.14,
       reviewCount: 7,
+      isVerified: true,
       photoUrl: `${server.url}/api/v1/embed/brokers/zz-reviewed/photo.svg`,
     });
     expect(body.data.reviews).toHaveLength(5);
     expect(body.data.reviews.map((r) => r.createdAt)).toEqual([7, 6, 5, 4, 3].map((d) => new Date(Date.UTC(2025, 0, d)).toISOString()));
-    expect(Object.keys(body.data.reviews[0]!).sort()).toEqual(["authorName", "body", "createdAt", "id", "rating", "title"]);
+    expect(Object.keys(body.data.reviews[0]!).sort()).toEqual(["authorName", "content", "createdAt", "id", "rating", "title"]);
     expect(body.data.reviews[0]!.authorName).toBe("Reviewer N.");
   });
 

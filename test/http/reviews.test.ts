@@ -10,7 +10,7 @@ let brokerId: number;
 let hiddenId: number;
 
 interface ReviewsBody {
-  data: { id: number; brokerId: number; authorName: string; rating: number; title: string; body: string; createdAt: string }[];
+  data: { id: string; brokerId: string; authorName: string; rating: number; title: string; content: string; createdAt: string }[];
   pagination: { page: number; limit: number; total: number; totalPages: number };
   error?: string;
 }
@@ -39,9 +39,10 @@ test("reviews come newest first with ISO 8601 UTC milliseconds and abbreviated a
   expect(status).toBe(200);
   expect(body.data.map((r) => r.authorName)).toEqual(["Jean-Luc F.", "Marie T.", "Cher"]);
   expect(body.data[1]!.createdAt).toBe("2025-03-04T17:22:05.120Z");
-  expect(body.data[1]!.body).toBe("<img src=x onerror=alert(1)>");
+  expect(body.data[1]!.content).toBe("<img src=x onerror=alert(1)>");
   expect(body.pagination).toEqual({ page: 1, limit: 20, total: 3, totalPages: 1 });
-  expect(Object.keys(body.data[0]!).sort()).toEqual(["authorName", "body", "brokerId", "createdAt", "id", "rating", "title"]);
+  expect(Object.keys(body.data[0]!).sort()).toEqual(["authorName", "brokerId", "content", "createdAt", "id", "rating", "title"]);
+  expect(body.data[0]).toMatchObject({ id: expect.stringMatching(/^[1-9]\d*$/), brokerId: String(brokerId) });
 });
 
 test("pages through reviews", async () => {
@@ -56,10 +57,21 @@ test.each([["unknown", "999999999"], ["unpublished", "HIDDEN"]])("an %s broker i
   expect(body.error).toContain("No published broker has the id");
 });
 
-test.each([["abc"], ["0"], ["-5"], ["1.5"]])("broker id %s is a 422 naming brokerId", async (id) => {
-  const { status, body } = await get(`/api/v1/reviews/${id}`);
-  expect(status).toBe(422);
-  expect(body.error).toStartWith("brokerId: must be a whole number");
+// Spec 4.3: any broker_id that names no published broker is a 404, whatever its form.
+test.each([["no-such-id"], ["reviewed-brokers"], ["-1"], ["0"], ["1.5"], ["0092"], ["9".repeat(40)], ["%20"], ["%F0%9F%9A%97"]])(
+  "broker id %s is a 404 with a JSON error",
+  async (id) => {
+    const { status, body } = await get(`/api/v1/reviews/${id}`);
+    expect(status).toBe(404);
+    expect(Object.keys(body)).toEqual(["error"]);
+    expect(body.error).toContain("No published broker has the id");
+  },
+);
+
+test("a ?slug= beside the path's id is ignored: REST names the broker by id only", async () => {
+  const { status, body } = await get(`/api/v1/reviews/${brokerId}?slug=no-such-broker`);
+  expect(status).toBe(200);
+  expect(body.pagination.total).toBe(3);
 });
 
 test("bad page and limit are 422s", async () => {
@@ -105,11 +117,11 @@ test("aggregates follow a rating change, an unpublish and a delete", async () =>
   insertReview(db, { brokerId: id, rating: 4 });
   const rating = async () =>
     ((await (await server.request("/api/v1/brokers/aggregate-brokers", { key })).json()) as { data: { rating: unknown } }).data.rating;
-  expect(await rating()).toEqual({ average: 3.67, count: 3, distribution: { "1": 0, "2": 1, "3": 0, "4": 1, "5": 1 } });
+  expect(await rating()).toEqual({ averageRating: 3.67, totalReviews: 3, distribution: { "1": 0, "2": 1, "3": 0, "4": 1, "5": 1 } });
   db.update(reviews).set({ rating: 1 }).where(eq(reviews.id, a)).run();
-  expect(await rating()).toEqual({ average: 2.33, count: 3, distribution: { "1": 1, "2": 1, "3": 0, "4": 1, "5": 0 } });
+  expect(await rating()).toEqual({ averageRating: 2.33, totalReviews: 3, distribution: { "1": 1, "2": 1, "3": 0, "4": 1, "5": 0 } });
   db.update(reviews).set({ published: false }).where(eq(reviews.id, b)).run();
-  expect(await rating()).toEqual({ average: 2.5, count: 2, distribution: { "1": 1, "2": 0, "3": 0, "4": 1, "5": 0 } });
+  expect(await rating()).toEqual({ averageRating: 2.5, totalReviews: 2, distribution: { "1": 1, "2": 0, "3": 0, "4": 1, "5": 0 } });
   db.delete(reviews).where(eq(reviews.brokerId, id)).run();
-  expect(await rating()).toEqual({ average: null, count: 0, distribution: { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 } });
+  expect(await rating()).toEqual({ averageRating: 0, totalReviews: 0, distribution: { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 } });
 });

@@ -134,8 +134,11 @@ describe("read tools", () => {
 
   test("get_reviews needs exactly one of brokerId and slug, and a broker that exists", async () => {
     expect(errorText(await call("get_reviews", {}))).toBe("Invalid arguments for get_reviews: Give exactly one of brokerId or slug to say whose reviews you want.");
-    expect(errorText(await call("get_reviews", { brokerId: 1, slug: "x" }))).toContain("Give exactly one of brokerId or slug");
-    expect(errorText(await call("get_reviews", { brokerId: 99_999_999 }))).toBe("No published broker has the id 99999999.");
+    expect(errorText(await call("get_reviews", { brokerId: "1", slug: "x" }))).toContain("Give exactly one of brokerId or slug");
+    expect(errorText(await call("get_reviews", { brokerId: 1 }))).toContain("brokerId: must be text");
+    for (const id of ["99999999", "no-such-id", "-1", "9".repeat(40)]) {
+      expect(errorText(await call("get_reviews", { brokerId: id }))).toStartWith(`No published broker has the id ${JSON.stringify(id)}.`);
+    }
     expect(errorText(await call("get_reviews", { slug: "no-such-broker" }))).toBe('No published broker has the slug "no-such-broker".');
   });
 });
@@ -186,15 +189,18 @@ describe("quote, compare and lead tools", () => {
 describe("scopes", () => {
   test("a tool whose scope the key lacks is a tool error that names the scope", async () => {
     const limited = await keyWith(["brokers:read"]);
-    expect(errorText(await call("get_reviews", { brokerId: 1 }, limited))).toBe("This API key lacks the reviews:read scope. Create a key that includes it.");
+    expect(errorText(await call("get_reviews", { brokerId: "1" }, limited))).toBe("This API key lacks the reviews:read scope. Create a key that includes it.");
     expect(errorText(await call("create_lead", { name: "X", email: "x@example.com", phone: "4165550199", insuranceType: "Auto" }, limited))).toContain("leads:write");
     await limited.close();
   });
 
-  test("get_reviews by slug explains that the lookup needs brokers:read", async () => {
+  test("get_reviews needs only reviews:read, by id or by slug (the embed reviews endpoint's rule)", async () => {
+    const [broker] = (await call("search_brokers", { limit: 1 })).structuredContent.data;
     const reviewsOnly = await keyWith(["reviews:read"]);
-    expect(errorText(await call("get_reviews", { slug: "anything" }, reviewsOnly))).toContain("Pass brokerId instead");
-    expect((await call("get_reviews", { brokerId: 1 }, reviewsOnly)).isError).toBeFalsy();
+    const bySlug = await call("get_reviews", { slug: broker.slug }, reviewsOnly);
+    const byId = await call("get_reviews", { brokerId: broker.id }, reviewsOnly);
+    expect(bySlug.isError).toBeFalsy();
+    expect(bySlug.structuredContent).toEqual(byId.structuredContent);
     await reviewsOnly.close();
   });
 

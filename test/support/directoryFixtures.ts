@@ -9,6 +9,7 @@ export interface FixtureBroker {
   province: string;
   city: string;
   published?: boolean;
+  isVerified?: boolean;
   insuranceLines?: string[];
   /** Extra offices besides the primary one. */
   otherOffices?: { province: string; city: string }[];
@@ -30,6 +31,13 @@ export function insertBroker(db: DirectoryDb, fixture: FixtureBroker): number {
       description: fixture.description ?? `${fixture.name} serves ${fixture.city}.`,
       province: fixture.province,
       city: fixture.city,
+      phone: "+16135550100",
+      email: `info@${fixture.slug}.ca`,
+      website: `https://${fixture.slug}.ca`,
+      licenseNumber: `${fixture.province}-123456`,
+      foundingYear: 2001,
+      teamSize: "11-50",
+      isVerified: fixture.isVerified ?? true,
       insuranceLines: lines,
       specialties: [],
       languages: ["English"],

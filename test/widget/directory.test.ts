@@ -2,17 +2,21 @@ import { useDom } from "./setup-dom.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import "../../widget/directory.ts";
 import type { BrokerDirectory } from "../../widget/directory.ts";
+import type { BrokerCard } from "../../widget/types.ts";
 import { json, mockFetch, mount, shadow, text, until } from "./helpers.ts";
 
 useDom();
 
-const broker = (over: Partial<Record<string, unknown>> = {}) => ({
+// Typed with the API's own type: a renamed or retyped field fails the typecheck test.
+const broker = (over: Partial<BrokerCard> = {}): BrokerCard => ({
+  id: "12",
   name: "Maple Leaf Insurance",
   slug: "maple-leaf-insurance",
   city: "Toronto",
   province: "ON",
   averageRating: 4.56,
   reviewCount: 23,
+  isVerified: true,
   photoUrl: "https://directory.example/photos/maple.svg",
   insuranceLines: ["Auto", "Home"],
   ...over,
@@ -132,6 +136,19 @@ describe("<broker-directory>", () => {
     expect(t).toContain("1 avis");
     expect(t).toMatch(/1\s200/);
     expect([...shadow(el).querySelectorAll(".chips li")].map((li) => li.textContent)).toEqual(["Habitation", "Vie"]);
+    expect(shadow(el).querySelector("[part=verified]")?.textContent).toContain("Vérifié");
+  });
+
+  test("cards show the Verified badge only for verified brokers, and no stars without reviews", async () => {
+    const brokers = [broker(), broker({ id: "13", slug: "quiet", name: "Quiet", isVerified: false, averageRating: 0, reviewCount: 0 })];
+    restore = mockFetch(json(200, { data: brokers, total: 2 })).restore;
+    const el = await mount<BrokerDirectory>(`<broker-directory api-key="k" api-base="https://d.example"></broker-directory>`);
+    await until(() => shadow(el).querySelector("[part=card]"));
+    const cards = [...shadow(el).querySelectorAll("[part=card]")];
+    expect(cards[0]!.querySelector("[part=verified]")?.textContent).toContain("Verified");
+    expect(cards[1]!.querySelector("[part=verified]")).toBeNull();
+    expect(cards[1]!.querySelector("[part=stars]")).toBeNull();
+    expect(cards[1]!.textContent).toContain("No reviews yet");
   });
 
   test("language defaults to <html lang>", async () => {

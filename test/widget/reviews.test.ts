@@ -2,17 +2,27 @@ import { useDom } from "./setup-dom.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import "../../widget/reviews.ts";
 import type { BrokerReviews } from "../../widget/reviews.ts";
+import type { BrokerSummary, Review } from "../../widget/types.ts";
 import { json, mockFetch, mount, shadow, text, until } from "./helpers.ts";
 
 useDom();
 
-const summary = { name: "Beauchamp & Fils", slug: "beauchamp-fils", averageRating: 4.25, reviewCount: 12, photoUrl: "https://d.example/p.svg" };
-const review = (over: Record<string, unknown> = {}) => ({
+// Typed with the API's own types: a renamed or retyped field fails the typecheck test.
+const summary: BrokerSummary = {
+  id: "7",
+  name: "Beauchamp & Fils",
+  slug: "beauchamp-fils",
+  averageRating: 4.25,
+  reviewCount: 12,
+  isVerified: true,
+  photoUrl: "https://d.example/p.svg",
+};
+const review = (over: Partial<Review> = {}): Review => ({
   id: "r1",
   authorName: "Marie T.",
   rating: 4,
   title: "Quick and clear",
-  body: "They found me a better rate.\nThanks!",
+  content: "They found me a better rate.\nThanks!",
   createdAt: "2026-03-04T15:30:00.000Z",
   ...over,
 });
@@ -40,9 +50,9 @@ describe("<broker-reviews>", () => {
     expect(shadow(el).querySelector("[part=review] [role=img]")?.getAttribute("aria-label")).toBe("Rated 4 out of 5");
   });
 
-  test("a review body with markup shows as text, never as an element", async () => {
+  test("review content with markup shows as text, never as an element", async () => {
     const evil = "<img src=x onerror=alert(1)>";
-    restore = mockFetch(json(200, { data: { broker: { ...summary, name: "<script>x</script>" }, reviews: [review({ body: evil, title: "<b>hi</b>", authorName: "<i>me</i>" })] } })).restore;
+    restore = mockFetch(json(200, { data: { broker: { ...summary, name: "<script>x</script>" }, reviews: [review({ content: evil, title: "<b>hi</b>", authorName: "<i>me</i>" })] } })).restore;
     const el = await mount<BrokerReviews>(`<broker-reviews api-key="k" api-base="https://d.example" broker="b"></broker-reviews>`);
     const article = await until(() => shadow(el).querySelector("[part=review]"));
     expect(article.querySelector("img")).toBeNull();
@@ -53,11 +63,24 @@ describe("<broker-reviews>", () => {
   });
 
   test("empty state and a broker with no rating yet", async () => {
-    restore = mockFetch(json(200, { data: { broker: { ...summary, averageRating: null, reviewCount: 0 }, reviews: [] } })).restore;
+    restore = mockFetch(json(200, { data: { broker: { ...summary, averageRating: 0, reviewCount: 0 }, reviews: [] } })).restore;
     const el = await mount<BrokerReviews>(`<broker-reviews api-key="k" api-base="https://d.example" broker="b"></broker-reviews>`);
     await until(() => shadow(el).querySelector("[part=empty]"));
     expect(text(el)).toContain("This broker has no reviews yet.");
     expect(text(el)).toContain("No reviews yet");
+    expect(shadow(el).querySelector("[part=stars]")).toBeNull();
+  });
+
+  test("a verified broker carries the Verified badge; an unverified one none", async () => {
+    restore = mockFetch(json(200, { data: { broker: summary, reviews: [] } })).restore;
+    const verified = await mount<BrokerReviews>(`<broker-reviews api-key="k" api-base="https://d.example" broker="b"></broker-reviews>`);
+    const badge = await until(() => shadow(verified).querySelector("[part=verified]"));
+    expect(badge.textContent).toContain("Verified");
+    restore();
+    restore = mockFetch(json(200, { data: { broker: { ...summary, isVerified: false }, reviews: [] } })).restore;
+    const plain = await mount<BrokerReviews>(`<broker-reviews api-key="k" api-base="https://d.example" broker="b"></broker-reviews>`);
+    await until(() => shadow(plain).querySelector("[part=empty]"));
+    expect(shadow(plain).querySelector("[part=verified]")).toBeNull();
   });
 
   test("French dates and strings", async () => {

@@ -41,8 +41,8 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     if (checkHost && !isLocalHostHeader(request.headers.get("host"))) {
       return transportError(403, "This server listens on localhost and only answers requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection).");
     }
-    if (!isAllowedOrigin(origin, allowedOrigins)) {
-      return transportError(403, `Origin ${JSON.stringify(origin?.slice(0, 200))} may not use /mcp. Agents call without an Origin; for a browser client the operator adds its origin with --mcp-allowed-origins.`);
+    if (!isAllowedOrigin(origin, allowedOrigins, request.headers.get("host"))) {
+      return transportError(403, `Origin ${JSON.stringify(origin?.slice(0, 200))} may not use /mcp. Agents call without an Origin; a page on this machine (http://localhost:…) may call a server reached as localhost; for any other browser client the operator adds its origin with --mcp-allowed-origins.`);
     }
     const cors = origin ? corsHeaders(origin) : {};
     if (request.method === "OPTIONS") {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Scope } from "../../auth/scopes.ts";
 import type { Caller } from "../../router/appRouter.ts";
+import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 import type { JsonObject } from "./jsonRpc.ts";
 
 export interface ToolAnnotations {
@@ -10,32 +11,51 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** One MCP tool: what tools/list shows and how tools/call reaches its procedure. */
-export interface McpTool {
+/** One MCP tool as written in tools.ts: what tools/list shows and the procedure it calls. */
+export interface McpToolSpec {
   name: string;
   title: string;
   description: string;
+  /** The procedure behind the tool: its scope and output schema are read from it, never restated. */
+  procedure: ProcedurePath;
+  annotations: ToolAnnotations;
+  /**
+   * The tool's arguments, when they are not the procedure's input as it is (a renamed field):
+   * built from the procedure's input schema. They are made strict either way.
+   */
+  args?: (procedureInput: z.ZodObject) => z.ZodObject;
+  /** Turns accepted arguments into the procedure's input (default: as they are). */
+  toInput?: (args: JsonObject) => JsonObject;
+}
+
+/** A wired tool: the spec plus what its procedure declares. */
+export interface McpTool extends McpToolSpec {
   scope: Scope;
   /** Arguments as the tool takes them: derived from the procedure's input schema, strict. */
   input: z.ZodType;
   /** The procedure's output schema: structuredContent is exactly the procedure's result. */
   output: z.ZodType;
-  annotations: ToolAnnotations;
   /** Called with arguments that passed `input`, exactly as the client sent them. */
   call: (caller: Caller, args: JsonObject) => Promise<unknown>;
 }
 
 /**
- * Declares a tool with `call` typed by its input schema. The arguments handed to `call` are
- * the client's own (after `input` accepted them), not the parsed output: the procedure
- * parses them itself, so transforms run once, exactly as for REST.
+ * Wires a tool to its procedure. The arguments handed on are the client's own (after `input`
+ * accepted them), not the parsed output: the procedure parses them itself, so transforms run
+ * once, exactly as for REST.
  */
-export function defineTool<S extends z.ZodType<JsonObject>>(tool: Omit<McpTool, "input" | "call"> & {
-  input: S;
-  call: (caller: Caller, args: z.input<S>) => Promise<unknown>;
-}): McpTool {
-  // The one cast: tools/call runs `call` only with arguments that `input` accepted.
-  return { ...tool, call: (caller, args) => tool.call(caller, args as z.input<S>) };
+export function defineTool(spec: McpToolSpec): McpTool {
+  const facts = procedureFacts(spec.procedure);
+  if (!(facts.input instanceof z.ZodObject)) throw new Error(`Tool ${spec.name}: ${spec.procedure} must take an object.`);
+  const input = (spec.args ? spec.args(facts.input) : facts.input).strict();
+  const toInput = spec.toInput ?? ((args: JsonObject) => args);
+  return {
+    ...spec,
+    scope: facts.scope,
+    input,
+    output: facts.output,
+    call: (caller, args) => callProcedure(caller, spec.procedure, toInput(args)),
+  };
 }
 
 /** The Tool object of tools/list, built once per process. */

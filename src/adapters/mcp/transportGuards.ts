@@ -21,12 +21,19 @@ export function isLocalHostHeader(host: string | null): boolean {
   return LOCAL_HOST_NAMES.has(name);
 }
 
+/** http(s)://localhost, 127.0.0.1 or [::1], any port: a page served from this same machine. */
+const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/;
+
 /**
- * Requests without Origin come from servers and CLIs (agents), and are fine; a browser
- * always sends one, and it must be on the configured list (empty by default).
+ * Requests without Origin come from servers and CLIs (agents), and are fine; a browser always
+ * sends one, and it must be on the configured list (empty by default) — or be a loopback
+ * origin while the request's Host is a loopback name too: a local browser client such as the
+ * MCP Inspector talking to a local server. A page elsewhere can never carry a loopback Origin,
+ * and a DNS-rebound page carries its own name in both Origin and Host, so neither gets in.
  */
-export function isAllowedOrigin(origin: string | null, allowed: ReadonlySet<string>): boolean {
-  return origin === null || allowed.has(origin);
+export function isAllowedOrigin(origin: string | null, allowed: ReadonlySet<string>, host: string | null): boolean {
+  if (origin === null || allowed.has(origin)) return true;
+  return LOOPBACK_ORIGIN.test(origin.toLowerCase()) && isLocalHostHeader(host);
 }
 
 /** CORS answers for allow-listed browser origins (MCP clients that run in a web page). */

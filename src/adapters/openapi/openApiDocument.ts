@@ -108,7 +108,10 @@ function operationFor(route: RestRoute, operationId: string, schemas: Record<str
   const pathParams = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
   const input = toOpenApiSchema(route.input, "input", `${capitalize(operationId)}Input`, schemas);
   const output = toOpenApiSchema(route.output, "output", `${capitalize(operationId)}Output`, schemas);
-  const properties = (input.properties ?? {}) as Record<string, JsonSchema>;
+  const hidden = new Set(route.hiddenInputs ?? []);
+  const properties = Object.fromEntries(
+    Object.entries((input.properties ?? {}) as Record<string, JsonSchema>).filter(([name]) => !hidden.has(name)),
+  );
   const required = new Set((input.required ?? []) as string[]);
 
   const parameters: JsonSchema[] = pathParams.map((name) => parameter(name, "path", true, properties[name] ?? { type: "string" }));

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Surface } from "../../auth/admitRequest.ts";
 import type { Scope } from "../../auth/scopes.ts";
 import type { Caller } from "../../router/appRouter.ts";
+import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -14,19 +15,20 @@ export interface RestRequest {
   request: Request;
 }
 
-export interface RestRoute {
+/** A REST row as written in restRoutes.ts: the HTTP side, and the procedure it calls. */
+export interface RestRouteSpec {
   method: HttpMethod;
   /** Path with `:name` segments, e.g. /api/v1/brokers/:slug. */
   path: string;
   /** `embed` routes may be called by browser embed keys and answer CORS. */
   surface: Extract<Surface, "rest" | "embed">;
-  scope: Scope;
   summary: string;
-  /** Zod schemas of the procedure behind the route (for the OpenAPI document). */
-  input: z.ZodType;
-  output: z.ZodType;
-  /** Whether the route reads a JSON body. */
+  /** The procedure behind the route: its scope and schemas are read from it, never restated. */
+  procedure: ProcedurePath;
+  /** Whether the route reads a JSON body (its input); else the input is query plus path parameters. */
   body?: boolean;
+  /** Input fields of the procedure this route does not take (left out of OpenAPI, dropped from the query). */
+  hiddenInputs?: readonly string[];
   status?: number;
   /**
    * The answer depends only on the URL and the published directory (no workspace data), so the
@@ -35,5 +37,33 @@ export interface RestRoute {
   directoryRead?: boolean;
   /** How the procedure's result becomes the response body: as it is, or inside `{ data }`. */
   envelope: "as-is" | "data";
+}
+
+/** A wired route: the row plus what its procedure declares. */
+export interface RestRoute extends RestRouteSpec {
+  scope: Scope;
+  /** Zod schemas of the procedure behind the route (for the OpenAPI document). */
+  input: z.ZodType;
+  output: z.ZodType;
   call: (caller: Caller, request: RestRequest) => Promise<unknown>;
+}
+
+/**
+ * Wires a REST row to its procedure. Bodies are handed over as parsed and query strings as
+ * text: the procedure's own schema validates them, exactly as for every other surface.
+ */
+export function restRoute(spec: RestRouteSpec): RestRoute {
+  const facts = procedureFacts(spec.procedure);
+  const hidden = new Set(spec.hiddenInputs ?? []);
+  return {
+    ...spec,
+    scope: facts.scope,
+    input: facts.input,
+    output: facts.output,
+    call: (caller, { params, query, body }) => {
+      if (spec.body) return callProcedure(caller, spec.procedure, body);
+      const taken = Object.fromEntries(Object.entries(query).filter(([name]) => !hidden.has(name)));
+      return callProcedure(caller, spec.procedure, { ...taken, ...params });
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROVINCE_CODES } from "../../domain/provinces.ts";
+import { brokerListItemSchema } from "../../schemas/broker.ts";
 import { cityFilter, insuranceTypeFilter, provinceFilter } from "../../schemas/filters.ts";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
 import { scopedProcedure } from "../trpc.ts";
@@ -18,16 +18,13 @@ export const embedBrokersInput = z.object({
     .describe(`Brokers to return, 1 to ${EMBED_BROKERS_MAX_LIMIT} (default ${EMBED_BROKERS_DEFAULT_LIMIT})`),
 });
 
-export const embedBrokerSchema = z.object({
-  name: z.string(),
-  slug: z.string(),
-  city: z.string(),
-  province: z.enum(PROVINCE_CODES),
-  averageRating: z.number().nullable(),
-  reviewCount: z.number().int(),
-  photoUrl: z.string().describe("Absolute URL of the broker's picture (an SVG monogram; no key needed)"),
-  insuranceLines: z.array(z.string()),
-});
+/** Spec 2.6, plus the id and the verification mark of the list item (2.1) it is made from. */
+export const embedBrokerSchema = brokerListItemSchema
+  .pick({ id: true, name: true, slug: true, city: true, province: true, averageRating: true, reviewCount: true, isVerified: true })
+  .extend({
+    photoUrl: z.string().describe("Absolute URL of the broker's picture (an SVG monogram; no key needed)"),
+    insuranceLines: z.array(z.string()),
+  });
 
 export const embedBrokersOutput = z.object({
   data: z.array(embedBrokerSchema).describe("The first `limit` matching published brokers, alphabetical"),
@@ -43,13 +40,8 @@ export const embedBrokers = scopedProcedure("brokers:read")
     const { items, total } = ctx.services.brokers.search(filter, 1, limit);
     const lines = ctx.services.brokers.insuranceLinesOf(items.map((b) => b.id));
     return {
-      data: items.map((b) => ({
-        name: b.name,
-        slug: b.slug,
-        city: b.city,
-        province: b.province,
-        averageRating: b.averageRating,
-        reviewCount: b.reviewCount,
+      data: items.map(({ description: _description, ...b }) => ({
+        ...b,
         photoUrl: brokerPhotoUrl(ctx.baseUrl, b.slug),
         insuranceLines: lines.get(b.id) ?? [],
       })),

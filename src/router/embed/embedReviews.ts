@@ -1,6 +1,8 @@
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { z } from "zod";
+import { averageRating } from "../../schemas/broker.ts";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
+import { reviewSchema } from "../../schemas/review.ts";
 import { brokerSlug } from "../brokers/getBroker.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { brokerPhotoUrl } from "./photoUrl.ts";
@@ -18,24 +20,15 @@ export const embedReviewsInput = z.object({
 
 export const embedReviewsOutput = z.object({
   broker: z.object({
+    id: z.string(),
     name: z.string(),
     slug: z.string(),
-    averageRating: z.number().nullable(),
+    averageRating,
     reviewCount: z.number().int(),
+    isVerified: z.boolean().describe("Licence checked with the provincial regulator"),
     photoUrl: z.string(),
   }),
-  reviews: z
-    .array(
-      z.object({
-        id: z.number().int(),
-        authorName: z.string().describe('First name and last initial, e.g. "Marie T."'),
-        rating: z.number().int(),
-        title: z.string(),
-        body: z.string().describe("Plain text: render it as text, never as HTML"),
-        createdAt: z.string(),
-      }),
-    )
-    .describe("The latest published reviews, newest first"),
+  reviews: z.array(reviewSchema.omit({ brokerId: true })).describe("The latest published reviews, newest first"),
 });
 
 /** The reviews widget: a published broker's rating summary and latest published reviews. */
@@ -44,13 +37,15 @@ export const embedReviews = scopedProcedure("reviews:read")
   .output(embedReviewsOutput)
   .query(({ ctx, input }) => {
     const broker = publishedBrokerOrThrow(ctx.services, input.broker);
-    const reviews = ctx.services.brokers.reviewsOf(broker.id, 1, input.limit);
+    const reviews = ctx.services.brokers.reviewsOf({ rowId: Number(broker.id), ...broker }, 1, input.limit);
     return {
       broker: {
+        id: broker.id,
         name: broker.name,
         slug: broker.slug,
         averageRating: broker.averageRating,
         reviewCount: broker.reviewCount,
+        isVerified: broker.isVerified,
         photoUrl: brokerPhotoUrl(ctx.baseUrl, broker.slug),
       },
       reviews: reviews.map(({ brokerId: _brokerId, ...review }) => review),

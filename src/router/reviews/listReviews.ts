@@ -1,25 +1,56 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { pageInput, paginate, pagedSchema, wholeNumberParam } from "../../schemas/pagination.ts";
+import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { reviewSchema } from "../../schemas/review.ts";
+import type { PublishedBroker } from "../../storage/brokerStore.ts";
+import type { Services } from "../../services.ts";
+import { brokerSlug } from "../brokers/getBroker.ts";
+import { unknownSlugMessage } from "../brokers/publishedBroker.ts";
 import { scopedProcedure } from "../trpc.ts";
 
-export const listReviewsInput = z.object({
-  brokerId: wholeNumberParam(1, Number.MAX_SAFE_INTEGER).describe("The broker's numeric id"),
-  ...pageInput,
-});
+export const listReviewsInput = z
+  .object({
+    brokerId: z
+      .string({ error: 'must be text: the broker\'s id, e.g. "92"' })
+      .max(100, { error: "must be at most 100 characters" })
+      .optional()
+      .describe("The broker's id (the `id` of a search result, not the slug); give this or slug"),
+    slug: brokerSlug.optional().describe("The broker's slug (the `slug` of a search result); give this or brokerId"),
+    ...pageInput,
+  })
+  .refine((input) => (input.brokerId === undefined) !== (input.slug === undefined), {
+    message: "Give exactly one of brokerId or slug to say whose reviews you want.",
+  });
 
 export const listReviewsOutput = pagedSchema(reviewSchema, "Published reviews, newest first");
 
-/** A published broker's published reviews, newest first. */
+/**
+ * A published broker's published reviews, newest first, by id or by slug. Either way only
+ * reviews:read is needed: a slug names a public broker, and the answer holds only reviews.
+ */
 export const listReviews = scopedProcedure("reviews:read")
   .input(listReviewsInput)
   .output(listReviewsOutput)
   .query(({ ctx, input }) => {
-    const broker = ctx.services.brokers.findById(input.brokerId);
-    if (!broker) {
-      throw new TRPCError({ code: "NOT_FOUND", message: `No published broker has the id ${input.brokerId}.` });
-    }
-    const data = ctx.services.brokers.reviewsOf(broker.id, input.page, input.limit);
+    const broker = reviewedBroker(ctx.services, input);
+    const data = ctx.services.brokers.reviewsOf(broker, input.page, input.limit);
     return { data, pagination: paginate(input.page, input.limit, broker.reviewCount) };
   });
+
+/** Any id or slug that names no published broker is NOT_FOUND, whatever its form. */
+function reviewedBroker(services: Services, input: { brokerId?: string; slug?: string }): PublishedBroker {
+  if (input.slug !== undefined) {
+    const broker = services.brokers.findRefBySlug(input.slug);
+    if (!broker) throw new TRPCError({ code: "NOT_FOUND", message: unknownSlugMessage(input.slug) });
+    return broker;
+  }
+  const id = input.brokerId ?? "";
+  const broker = services.brokers.findById(id);
+  if (!broker) {
+    throw new TRPCError({
+      code: "NOT_FOUND",
+      message: `No published broker has the id ${JSON.stringify(id.slice(0, 100))}. Use the \`id\` of a search result (not its slug).`,
+    });
+  }
+  return broker;
+}

@@ -1,0 +1,65 @@
+import type { AnyProcedure } from "@trpc/server";
+import type { z } from "zod";
+import type { Scope } from "../auth/scopes.ts";
+import { appRouter, type AppRouter, type Caller } from "./appRouter.ts";
+
+/** "brokers.search" | "reviews.list" | …: every procedure's tRPC path, derived from the router. */
+type PathsOf<T, Prefix extends string = ""> = {
+  [K in keyof T & string]: T[K] extends AnyProcedure ? `${Prefix}${K}` : PathsOf<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+export type ProcedurePath = PathsOf<AppRouter["_def"]["record"]>;
+
+/** What an adapter needs to know of a procedure, read from its definition (never restated). */
+export interface ProcedureFacts {
+  path: ProcedurePath;
+  kind: "query" | "mutation";
+  scope: Scope;
+  /** Its zod input and output schemas, for validation messages, JSON Schema and OpenAPI. */
+  input: z.ZodType;
+  output: z.ZodType;
+}
+
+interface ProcedureDef {
+  type: "query" | "mutation" | "subscription";
+  inputs: unknown[];
+  output?: unknown;
+  meta?: { scope?: Scope };
+}
+
+/**
+ * The facts of the procedure at `path`. Throws at start-up (module load of the adapter that
+ * asks) if the procedure is missing, has no scope, or lacks a single zod input and output: a
+ * capability cannot be wired without them.
+ */
+export function procedureFacts(path: ProcedurePath): ProcedureFacts {
+  // tRPC types `procedures` as the nested record; at run time it is flat, keyed by dotted path.
+  const procedure = (appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef } | undefined>)[path];
+  if (!procedure) throw new Error(`No procedure at ${path}.`);
+  const { type, inputs, output, meta } = procedure._def;
+  if (type === "subscription") throw new Error(`${path}: subscriptions have no REST or MCP form.`);
+  if (!meta?.scope) throw new Error(`${path}: a procedure must declare its scope (scopedProcedure).`);
+  if (inputs.length !== 1 || !isZod(inputs[0]) || !isZod(output)) {
+    throw new Error(`${path}: a procedure must have exactly one zod input and a zod output.`);
+  }
+  return { path, kind: type, scope: meta.scope, input: inputs[0], output };
+}
+
+/** Every procedure path of the router, in definition order (for the capability table). */
+export function procedurePaths(): ProcedurePath[] {
+  return Object.keys(appRouter._def.procedures) as ProcedurePath[];
+}
+
+/**
+ * Calls the procedure at `path` through a caller, with input the procedure itself validates
+ * (adapters hand over what came off the wire). The caller is tRPC's proxy: walking the path
+ * segment by segment reaches the same function as `caller.brokers.search`.
+ */
+export function callProcedure(caller: Caller, path: ProcedurePath, input: unknown): Promise<unknown> {
+  let target: unknown = caller;
+  for (const segment of path.split(".")) target = (target as Record<string, unknown>)[segment];
+  return (target as (input: unknown) => Promise<unknown>)(input);
+}
+
+function isZod(value: unknown): value is z.ZodType {
+  return typeof value === "object" && value !== null && "_zod" in value;
+}
