@@ -40,7 +40,7 @@ test("every REST route appears with its method, path, scope and fields", () => {
     expect(html).toContain(`<code>${route.scope}</code>`);
   }
   expect(html).toContain("<code>insuranceType</code>");
-  expect(html).toContain("integer (≥ 1, ≤ 100)");
+  expect(html).toContain("integer (≥ 1, ≤ 100, default 20)");
   expect(html).toContain('href="/api/v1/openapi.json"');
 });
 

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface Lead { id: string; name: string; email: string; phone: string; insuranceType: string; notes: string | null; brokerSlug: string | null; quoteId: string | null; source: string; status: string; createdAt: string }
+interface Lead { id: string; name: string; email: string; phone: string; insuranceType: string; notes: string; brokerSlug: string | null; quoteId: string | null; source: string; status: string; createdAt: string }
 interface Failure { error: string; issues?: { path: string; message: string }[] }
 
 const lead = { name: "Marie Tremblay", email: "marie@example.ca", phone: "(416) 555-0199", insuranceType: "Auto" };
@@ -96,7 +96,7 @@ describe("POST /api/v1/leads", () => {
     expect(((await linked.json()) as { data: Lead }).data.brokerSlug).toBe(slug);
     await expect422(await post("/api/v1/leads", { ...lead, brokerSlug: "no-such-broker" }), "brokerSlug", 'No published broker has the slug "no-such-broker"');
     const none = await post("/api/v1/leads", { ...lead, brokerSlug: null, notes: "", quoteId: null });
-    expect((await none.json()) as { data: Lead }).toMatchObject({ data: { brokerSlug: null, notes: null, quoteId: null } });
+    expect((await none.json()) as { data: Lead }).toMatchObject({ data: { brokerSlug: null, notes: "", quoteId: null } });
   });
 
   test("quoteId links a quote of the same workspace; another workspace's quote is 422", async () => {

@@ -107,3 +107,51 @@ describe("DNS rebinding (the test server listens on 127.0.0.1)", () => {
     expect((await postMcp(server, ping, { key, headers: { Host: `${host}:9999` } })).status).toBe(200);
   });
 });
+
+/**
+ * The official conformance scenario `dns-rebinding-protection` and the MCP Inspector's browser
+ * UI send `Host: localhost:PORT` with `Origin: http://localhost:PORT`: a page on this machine
+ * talking to a local server. Loopback origins are accepted only while the Host is loopback too.
+ */
+describe("loopback browser clients", () => {
+  test.each(["http://localhost:6274", "http://127.0.0.1:3000", "http://[::1]:8080", "http://localhost"])(
+    "Origin %s with a loopback Host is served, with CORS",
+    async (origin) => {
+      const port = new URL(server.url).port;
+      const answer = await postMcp(server, ping, { key, headers: { Host: `localhost:${port}`, Origin: origin } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("access-control-allow-origin")).toBe(origin);
+    },
+  );
+
+  test.each(["http://localhost.evil.example", "http://127.0.0.1.evil.example:80", "http://evil.example", "null", "http://localhost:3000/path"])(
+    "Origin %s is still 403 with a loopback Host",
+    async (origin) => {
+      const answer = await postMcp(server, ping, { key, headers: { Host: "localhost", Origin: origin } });
+      expect(answer.status).toBe(403);
+      expect(answer.json.error.message).toContain("may not use /mcp");
+    },
+  );
+
+  describe("on a server bound to every interface", () => {
+    let open: TestServer;
+    beforeAll(async () => {
+      open = await startTestServer({ demo: false, app: { hostname: "0.0.0.0" } });
+    });
+    afterAll(() => open.close());
+
+    test("a loopback Origin with a foreign Host is 403 (the Host says it is not a local client)", async () => {
+      const openKey = await open.createKey();
+      const answer = await postMcp(open, ping, { key: openKey, headers: { Host: "directory.example.com", Origin: "http://localhost:6274" } });
+      expect(answer.status).toBe(403);
+      expect(answer.json.error.message).toContain('Origin "http://localhost:6274" may not use /mcp');
+    });
+
+    test("a loopback Origin with a loopback Host is served; a foreign Origin is not", async () => {
+      const openKey = await open.createKey();
+      const port = new URL(open.url).port;
+      expect((await postMcp(open, ping, { key: openKey, headers: { Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}` } })).status).toBe(200);
+      expect((await postMcp(open, ping, { key: openKey, headers: { Host: `127.0.0.1:${port}`, Origin: "https://evil.example" } })).status).toBe(403);
+    });
+  });
+});

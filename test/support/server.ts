@@ -31,7 +31,7 @@ export interface TestServer {
  * `app.logger` is given; `app` also carries the operator settings (publicUrl, metricsToken, mcpAllowedOrigins).
  */
 export async function startTestServer(
-  options: { demo?: boolean; app?: Partial<Pick<AppOptions, "logger" | "publicUrl" | "metricsToken" | "mcpAllowedOrigins">> } = {},
+  options: { demo?: boolean; app?: Partial<Pick<AppOptions, "logger" | "publicUrl" | "metricsToken" | "mcpAllowedOrigins" | "hostname">> } = {},
 ): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "broker-directory-test-"));
   const databasePath = join(dir, "directory.db");

@@ -3,18 +3,32 @@ import { toPublicError } from "../errorVocabulary.ts";
 import type { McpCallContext } from "./callContext.ts";
 import { directorySize, directoryText, humanSize } from "./directoryResource.ts";
 import { ErrorCode, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
+import { procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 
 const JSON_MIME = "application/json";
 const DIRECTORY_URI = "broker://directory";
 const CARRIERS_URI = "broker://carriers";
 const BROKER_URI_PREFIX = "broker://brokers/";
 
+/**
+ * Every resource (and template) and the procedure whose data and scope it serves. The
+ * directory is streamed from the store (a procedure result is one object in memory) but is
+ * the published directory as search gives it: it takes search's scope.
+ */
+export const resourceProcedures: readonly { uri: string; procedure: ProcedurePath }[] = [
+  { uri: DIRECTORY_URI, procedure: "brokers.search" },
+  { uri: CARRIERS_URI, procedure: "carriers.list" },
+  { uri: `${BROKER_URI_PREFIX}{slug}`, procedure: "brokers.get" },
+];
+const scopeNote = (procedure: ProcedurePath) => `Needs the ${procedureFacts(procedure).scope} scope.`;
+const DIRECTORY_SCOPE = procedureFacts("brokers.search").scope;
+
 const carriersResource = {
   uri: CARRIERS_URI,
   name: "carriers",
   title: "Insurance carriers",
   description:
-    "The 30 insurance carriers operating in Canada that quotes are drawn from, each with its slug, name, the lines it writes and the provinces it writes them in: JSON {data, total}. Needs the brokers:read scope.",
+    `The 30 insurance carriers operating in Canada that quotes are drawn from, each with its slug, name, the lines it writes and the provinces it writes them in: JSON {data, total}. ${scopeNote("carriers.list")}`,
   mimeType: JSON_MIME,
 };
 
@@ -28,7 +42,7 @@ export function listResources(context: McpCallContext): JsonObject {
     description:
       `Every published broker (${size.brokers.toLocaleString("en-CA")} now) with profile, offices, insurance lines and rating breakdown: ` +
       `one JSON document {generatedAt, brokers, total} of ${size.exact ? "" : "about "}${humanSize(size.bytes)}. ` +
-      "Large: to find brokers use the search_brokers tool, and for one broker read broker://brokers/{slug}. Needs the brokers:read scope.",
+      `Large: to find brokers use the search_brokers tool, and for one broker read broker://brokers/{slug}. ${scopeNote("brokers.search")}`,
     mimeType: JSON_MIME,
   };
   if (size.exact) directory.size = size.bytes;
@@ -44,7 +58,7 @@ export function listResourceTemplates(): JsonObject {
         name: "broker",
         title: "One broker's profile",
         description:
-          "The full profile of one published broker by slug (as in search_brokers results), the same JSON as the get_broker tool. Needs the brokers:read scope.",
+          `The full profile of one published broker by slug (as in search_brokers results), the same JSON as the get_broker tool. ${scopeNote("brokers.get")}`,
         mimeType: JSON_MIME,
       },
     ],
@@ -58,10 +72,9 @@ export async function readResource(params: JsonObject, context: McpCallContext):
     throw new McpProtocolError(ErrorCode.INVALID_PARAMS, "resources/read needs params.uri: a URI from resources/list or a resource template.");
   }
   if (uri === DIRECTORY_URI) {
-    // Streamed from the store rather than through a procedure (a procedure result is one
-    // validated object in memory); the scope check is the procedures' own rule, restated.
-    if (!context.principal.scopes.has("brokers:read")) {
-      throw accessDenied(new TRPCError({ code: "FORBIDDEN", message: "This API key lacks the brokers:read scope. Create a key that includes it." }));
+    // Streamed from the store rather than through a procedure: the scope is search's (above).
+    if (!context.principal.scopes.has(DIRECTORY_SCOPE)) {
+      throw accessDenied(new TRPCError({ code: "FORBIDDEN", message: `This API key lacks the ${DIRECTORY_SCOPE} scope. Create a key that includes it.` }));
     }
     const text = directoryText(context.services.brokers, context.services.now());
     context.streamed.push(text);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toJsonSchema } from "../../schemas/jsonSchema.ts";
 import type { Scope } from "../../auth/scopes.ts";
 import type { Caller } from "../../router/appRouter.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
@@ -76,7 +77,7 @@ export function describeTool(tool: McpTool) {
  * MCP's default dialect, and some validators choke on the explicit URI.
  */
 export function objectJsonSchema(schema: z.ZodType, io: "input" | "output", toolName: string): JsonObject {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io }) as JsonObject;
+  const { $schema: _dialect, ...json } = toJsonSchema(schema, { io }) as JsonObject;
   if (json.type !== "object") throw new Error(`Tool ${toolName}: its ${io} schema must be a JSON object schema.`);
   return json;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toJsonSchema } from "../../schemas/jsonSchema.ts";
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as a plain object. */
 export type JsonSchema = { [key: string]: unknown };
@@ -16,7 +17,7 @@ export function toOpenApiSchema(
   prefix: string,
   components: Record<string, JsonSchema>,
 ): JsonSchema {
-  const generated = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
+  const generated = toJsonSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as JsonSchema;
   const { $schema: _dialect, $defs, ...root } = generated;
   const rename = (name: string) => `${prefix}${name.replace(/[^A-Za-z0-9._-]/g, "_")}`;
   const rewrite = (value: unknown): unknown => {

@@ -78,7 +78,7 @@ export const leadSchema = z.object({
   email: z.string(),
   phone: z.string().describe("E.164, +1XXXXXXXXXX"),
   insuranceType: z.string(),
-  notes: z.string().nullable(),
+  notes: z.string().describe('What the person wrote; "" when nothing'),
   brokerSlug: z.string().nullable(),
   quoteId: z.string().nullable(),
   source: z.enum(LEAD_SOURCES).describe("Which API created it: rest (also tRPC), embed (widget) or mcp"),

@@ -8,7 +8,8 @@ export function toLeadView(lead: StoredLead): LeadView {
     email: lead.email,
     phone: lead.phone,
     insuranceType: lead.insuranceType,
-    notes: lead.notes,
+    // Spec 2.7 types every lead field as a string: no notes reads as "".
+    notes: lead.notes ?? "",
     brokerSlug: lead.brokerSlug,
     quoteId: lead.quoteId,
     source: lead.source as LeadView["source"],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toJsonSchema } from "../../schemas/jsonSchema.ts";
 import { POSTAL_CODE_FORMAT_MESSAGE, normalizePostalCode } from "../../domain/postalCode.ts";
 import { PROVINCE_CODES, resolveProvince, unknownProvinceMessage } from "../../domain/provinces.ts";
 import { quoteDetailsSchemas, QUOTE_LINES } from "../../domain/quotes/details.ts";
@@ -48,7 +49,7 @@ export const postalCodeField = z
 const documentedDetails = (() => {
   const schemas = quoteDetailsSchemas();
   return QUOTE_LINES.map((line) => {
-    const { $schema: _ignored, ...json } = z.toJSONSchema(schemas[line], { io: "input" });
+    const { $schema: _ignored, ...json } = toJsonSchema(schemas[line], { io: "input" });
     return { ...json, title: `${LINE_LABELS[line]} details` };
   });
 })();

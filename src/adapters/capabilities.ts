@@ -1,0 +1,60 @@
+import { procedureFacts, procedurePaths } from "../router/procedureCatalog.ts";
+import { resourceProcedures } from "./mcp/resources.ts";
+import { tools } from "./mcp/tools.ts";
+import { restRoutes } from "./rest/restRoutes.ts";
+import { BROKER_PHOTO_ROUTE } from "./static/brokerPhoto.ts";
+import { TRPC_ENDPOINT } from "./trpc/trpcHandler.ts";
+
+/** One capability and every door to it. */
+export interface Capability {
+  /** The tRPC path of the procedure, or "—" for a route that calls none. */
+  procedure: string;
+  /** The scope it needs, or "none" for public routes. */
+  scope: string;
+  rest: string[];
+  mcp: string[];
+  trpc: string;
+}
+
+/** Routes that call no procedure: public, no key. */
+const PUBLIC_ROUTES: readonly { rest: string; why: string }[] = [
+  { rest: `GET ${BROKER_PHOTO_ROUTE}`, why: "broker picture (an <img> cannot send a key)" },
+  { rest: "GET /api/v1/openapi.json", why: "the OpenAPI 3.1 document of this table's REST column" },
+];
+
+/**
+ * Every capability in one table: procedure | scope | REST method and path | MCP tool or
+ * resource | tRPC path. Derived from the router and the adapters' own tables, never written
+ * by hand, so it cannot drift from what the server does; the README shows this same table
+ * (test/contract/capabilities.test.ts fails when they differ).
+ */
+export function capabilityTable(): Capability[] {
+  const rows: Capability[] = procedurePaths().map((path) => {
+    const facts = procedureFacts(path);
+    return {
+      procedure: path,
+      scope: facts.scope,
+      rest: restRoutes.filter((r) => r.procedure === path).map((r) => `${r.method} ${r.path}`),
+      mcp: [
+        ...tools.filter((t) => t.procedure === path).map((t) => `tool ${t.name}`),
+        ...resourceProcedures.filter((r) => r.procedure === path).map((r) => `resource ${r.uri}`),
+      ],
+      trpc: `${facts.kind === "query" ? "GET" : "POST"} ${TRPC_ENDPOINT}/${path}`,
+    };
+  });
+  for (const route of PUBLIC_ROUTES) rows.push({ procedure: "—", scope: "none", rest: [route.rest], mcp: [], trpc: "—" });
+  return rows;
+}
+
+/** The table as the README shows it (GitHub Markdown). */
+export function capabilityMarkdown(): string {
+  const code = (items: string[]) => (items.length === 0 ? "—" : items.map((i) => `\`${i}\``).join("<br>"));
+  const lines = [
+    "| Procedure | Scope | REST | MCP | tRPC |",
+    "|---|---|---|---|---|",
+    ...capabilityTable().map((c) =>
+      `| ${c.procedure === "—" ? "—" : `\`${c.procedure}\``} | ${c.scope === "none" ? "none (public)" : `\`${c.scope}\``} | ${code(c.rest)} | ${code(c.mcp)} | ${c.trpc === "—" ? "—" : `\`${c.trpc}\``} |`,
+    ),
+  ];
+  return lines.join("\n");
+}

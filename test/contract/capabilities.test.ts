@@ -1,0 +1,41 @@
+import { expect, test } from "bun:test";
+import { capabilityMarkdown, capabilityTable } from "../../src/adapters/capabilities.ts";
+import { tools } from "../../src/adapters/mcp/tools.ts";
+import { restRoutes } from "../../src/adapters/rest/restRoutes.ts";
+import { procedureFacts, procedurePaths } from "../../src/router/procedureCatalog.ts";
+import { END, START } from "../../scripts/capabilities.ts";
+
+/** One table lists every capability; the README shows that same table. */
+test("the README's capability table is the one the code derives (run `bun scripts/capabilities.ts` to refresh it)", async () => {
+  const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  expect(start).toBeGreaterThan(-1);
+  expect(readme.slice(start + START.length, end).trim()).toBe(capabilityMarkdown());
+});
+
+test("every procedure is in the table with the scope it enforces, and every REST row and tool appears once", () => {
+  const table = capabilityTable();
+  for (const path of procedurePaths()) {
+    expect(table.find((row) => row.procedure === path)?.scope).toBe(procedureFacts(path).scope);
+  }
+  const restCells = table.flatMap((row) => row.rest);
+  for (const route of restRoutes) expect(restCells.filter((cell) => cell === `${route.method} ${route.path}`)).toHaveLength(1);
+  const mcpCells = table.flatMap((row) => row.mcp);
+  for (const tool of tools) expect(mcpCells).toContain(`tool ${tool.name}`);
+  expect(restCells).toContain("GET /api/v1/openapi.json");
+  expect(restCells).toContain("GET /api/v1/embed/brokers/:slug/photo.svg");
+});
+
+test("a REST route and a tool take their scope and output schema from their procedure", () => {
+  for (const route of restRoutes) {
+    const facts = procedureFacts(route.procedure);
+    expect({ route: route.path, scope: route.scope }).toEqual({ route: route.path, scope: facts.scope });
+    expect(route.output).toBe(facts.output);
+  }
+  for (const tool of tools) {
+    const facts = procedureFacts(tool.procedure);
+    expect({ tool: tool.name, scope: tool.scope }).toEqual({ tool: tool.name, scope: facts.scope });
+    expect(tool.output).toBe(facts.output);
+  }
+});
