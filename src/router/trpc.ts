@@ -27,6 +27,11 @@ const t = initTRPC.context<Context>().meta<Meta>().create({ transformer: superjs
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
+/** What a caller is told when its key lacks a scope, on every surface. */
+export function missingScopeMessage(scope: Scope): string {
+  return `This API key lacks the ${scope} scope. Create a key that includes it.`;
+}
+
 /**
  * A procedure that needs `scope`. The check lives here, once: a new transport that forgets
  * to admit its requests gets UNAUTHORIZED, never data.
@@ -35,10 +40,7 @@ export function scopedProcedure(scope: Scope) {
   return t.procedure.meta({ scope }).use(({ ctx, next }) => {
     if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Missing API key." });
     if (!ctx.principal.scopes.has(scope)) {
-      throw new TRPCError({
-        code: "FORBIDDEN",
-        message: `This API key lacks the ${scope} scope. Create a key that includes it.`,
-      });
+      throw new TRPCError({ code: "FORBIDDEN", message: missingScopeMessage(scope) });
     }
     // tRPC merges this into the context; spreading ctx here would copy it twice per call.
     return next({ ctx: { principal: ctx.principal } });

@@ -29,7 +29,7 @@ async function callTool(name: string, args: Json): Promise<Json> {
   expect(result.isError).toBeFalsy();
   return result.structuredContent as Json;
 }
-const expectContract = (value: unknown, table: spec.FieldTable, label: string) => expect(spec.contractViolations(value, table, label)).toEqual([]);
+const { expectContract } = spec;
 const records = (value: unknown) => value as Json[];
 
 describe("tools/list", () => {

@@ -37,7 +37,7 @@ async function postJson(path: string, body: unknown, init: { key?: string; origi
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-const expectContract = (value: unknown, table: spec.FieldTable, label: string) => expect(spec.contractViolations(value, table, label)).toEqual([]);
+const { expectContract } = spec;
 const records = (value: unknown) => value as Record<string, unknown>[];
 
 describe("4.1 GET /brokers", () => {

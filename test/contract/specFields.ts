@@ -4,6 +4,8 @@
  * carry more fields; every field here must be present with this type. Change a row only
  * when the specification changes.
  */
+import { expect } from "bun:test";
+
 export type SpecType = "string" | "number" | "integer" | "boolean" | "object" | "string[]" | "object[]";
 export type FieldTable = Readonly<Record<string, SpecType>>;
 
@@ -88,6 +90,11 @@ export function contractViolations(value: unknown, table: FieldTable, label: str
     else if (!specTypeOf(record[field], type)) problems.push(`${label}.${field}: expected ${type}, got ${JSON.stringify(record[field])?.slice(0, 80)}`);
   }
   return problems;
+}
+
+/** Asserts that `value` conforms to `table`, listing every violation when it does not. */
+export function expectContract(value: unknown, table: FieldTable, label: string): void {
+  expect(contractViolations(value, table, label)).toEqual([]);
 }
 
 /** The JSON Schema type keyword(s) that say a spec type. */

@@ -129,6 +129,10 @@ describe("widget.js on a partner page (another origin) against the real server",
     const first = cards.first();
     expect(await first.locator("img").getAttribute("src")).toMatch(/^https?:\/\//);
     expect(await first.locator("a").getAttribute("href")).toMatch(/^#[a-z0-9-]+$/);
+    // isVerified from the real API shows as the badge (the demo's first cards include verified brokers).
+    const badges = page.locator("broker-directory [part=verified]");
+    expect(await badges.count()).toBeGreaterThan(0);
+    expect(await badges.first().textContent()).toContain("Verified");
     const color = await page.locator("broker-directory select").first().evaluate((el) => getComputedStyle(el).color);
     expect(color).not.toBe("rgb(204, 0, 0)");
     await page.locator("broker-directory").screenshot({ path: join(OUTPUT, "directory.png") });
@@ -149,6 +153,8 @@ describe("widget.js on a partner page (another origin) against the real server",
     await reviews.first().waitFor({ timeout: 10_000 });
     expect(await reviews.count()).toBeGreaterThan(0);
     expect(await page.locator("broker-reviews [part=summary] [role=img]").getAttribute("aria-label")).toMatch(/^Rated [\d.]+ out of 5$/);
+    // The review text comes from the API's `content` field.
+    expect(((await reviews.first().locator(".body").textContent()) ?? "").length).toBeGreaterThan(0);
     await page.locator("broker-reviews").screenshot({ path: join(OUTPUT, "reviews.png") });
     expect(errors).toEqual([]);
     await page.close();

@@ -4,6 +4,7 @@ import type { McpCallContext } from "./callContext.ts";
 import { directorySize, directoryText, humanSize } from "./directoryResource.ts";
 import { ErrorCode, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
 import { procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
+import { missingScopeMessage } from "../../router/trpc.ts";
 
 const JSON_MIME = "application/json";
 const DIRECTORY_URI = "broker://directory";
@@ -74,7 +75,7 @@ export async function readResource(params: JsonObject, context: McpCallContext):
   if (uri === DIRECTORY_URI) {
     // Streamed from the store rather than through a procedure: the scope is search's (above).
     if (!context.principal.scopes.has(DIRECTORY_SCOPE)) {
-      throw accessDenied(new TRPCError({ code: "FORBIDDEN", message: `This API key lacks the ${DIRECTORY_SCOPE} scope. Create a key that includes it.` }));
+      throw accessDenied(new TRPCError({ code: "FORBIDDEN", message: missingScopeMessage(DIRECTORY_SCOPE) }));
     }
     const text = directoryText(context.services.brokers, context.services.now());
     context.streamed.push(text);
