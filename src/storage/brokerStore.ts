@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { brokerLocations, brokers, reviews } from "../../db/schema.ts";
 import { abbreviateAuthorName } from "../domain/authorName.ts";
 import type { ProvinceCode } from "../domain/provinces.ts";
@@ -7,10 +7,14 @@ import type { BrokerDetail, BrokerListItem } from "../schemas/broker.ts";
 import type { Review } from "../schemas/review.ts";
 import type { DirectoryDb } from "./database.ts";
 import { toFtsQuery } from "./fullTextSearch.ts";
-import { SearchIndex } from "./searchIndex.ts";
+import { SearchIndex, type IndexFilter } from "./searchIndex.ts";
+import { roundKm, type LatLng } from "../domain/geo/distance.ts";
+import type { ReviewSort } from "../schemas/reviewParams.ts";
+import { DEFAULT_RADIUS_KM, type BrokerFacet, type BrokerSort, type FacetCounts } from "../schemas/discovery.ts";
 import { DirectoryVersion } from "./directoryVersion.ts";
 import { VersionedCache } from "./versionedCache.ts";
 
+/** A broker search as the procedures hand it over (already validated and folded). */
 export interface BrokerFilter {
   /** Free text, as the caller typed it. */
   q?: string;
@@ -19,6 +23,22 @@ export interface BrokerFilter {
   city?: string;
   /** Folded insurance line. */
   insuranceType?: string;
+  near?: LatLng;
+  radiusKm?: number;
+  /** Folded language and specialty. */
+  language?: string;
+  specialty?: string;
+  minRating?: number;
+  verified?: boolean;
+  sort?: BrokerSort;
+  facets?: readonly BrokerFacet[];
+}
+
+export type SearchItem = BrokerListItem & { distanceKm?: number };
+export interface SearchAnswer {
+  items: SearchItem[];
+  total: number;
+  facets?: FacetCounts;
 }
 
 /** The few facts about a published broker that a lookup by id needs (its internal row id). */
@@ -27,7 +47,16 @@ export interface PublishedBroker {
   slug: string;
   name: string;
   reviewCount: number;
+  /** Published reviews per star, 1 to 5 (index 0 is one star). */
+  starCounts: readonly [number, number, number, number, number];
 }
+
+const REVIEW_ORDER: Record<ReviewSort, SQL[]> = {
+  newest: [desc(reviews.createdAt), desc(reviews.id)],
+  oldest: [asc(reviews.createdAt), asc(reviews.id)],
+  highest: [desc(reviews.rating), desc(reviews.createdAt), desc(reviews.id)],
+  lowest: [asc(reviews.rating), desc(reviews.createdAt), desc(reviews.id)],
+};
 
 /** Broker ids are the row id written in decimal; anything else names no broker. */
 const BROKER_ID_FORMAT = /^[1-9][0-9]{0,14}$/;
@@ -59,6 +88,7 @@ export class BrokerStore {
   private readonly byId;
   private readonly locationsOf;
   private readonly reviewPage;
+  private readonly reviewStatements = new Map<string, ReturnType<typeof prepareReviewPage>>();
   private readonly publishedAfter;
   private readonly locationsInIdRange;
   private readonly publishedCount;
@@ -80,7 +110,10 @@ export class BrokerStore {
       .where(and(eq(brokers.slug, sql.placeholder("slug")), eq(brokers.published, true)))
       .prepare();
     this.byId = db
-      .select({ id: brokers.id, slug: brokers.slug, name: brokers.name, reviewCount: brokers.reviewCount })
+      .select({
+        id: brokers.id, slug: brokers.slug, name: brokers.name, reviewCount: brokers.reviewCount,
+        r1: brokers.rating1, r2: brokers.rating2, r3: brokers.rating3, r4: brokers.rating4, r5: brokers.rating5,
+      })
       .from(brokers)
       .where(and(eq(brokers.id, sql.placeholder("id")), eq(brokers.published, true)))
       .prepare();
@@ -90,14 +123,13 @@ export class BrokerStore {
       .where(eq(brokerLocations.brokerId, sql.placeholder("brokerId")))
       .orderBy(desc(brokerLocations.isPrimary), asc(brokerLocations.id))
       .prepare();
-    this.reviewPage = db
-      .select()
-      .from(reviews)
-      .where(and(eq(reviews.brokerId, sql.placeholder("brokerId")), eq(reviews.published, true)))
-      .orderBy(desc(reviews.createdAt), desc(reviews.id))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare();
+    // One prepared statement per order and with or without a star filter, made on first use.
+    this.reviewPage = (sort: ReviewSort, rated: boolean) => {
+      const key = `${sort}|${rated}`;
+      let statement = this.reviewStatements.get(key);
+      if (!statement) this.reviewStatements.set(key, (statement = prepareReviewPage(db, sort, rated)));
+      return statement;
+    };
     this.publishedAfter = db
       .select()
       .from(brokers)
@@ -125,25 +157,35 @@ export class BrokerStore {
     return this.directoryVersion.current();
   }
 
-  search(filter: BrokerFilter, page: number, limit: number): { items: BrokerListItem[]; total: number } {
-    const indexFilter = {
+  search(filter: BrokerFilter, page: number, limit: number): SearchAnswer {
+    const indexFilter: IndexFilter = {
       province: filter.province,
       city: filter.city,
       line: filter.insuranceType,
       fts: filter.q === undefined ? undefined : toFtsQuery(filter.q),
+      language: filter.language,
+      specialty: filter.specialty,
+      verified: filter.verified,
+      minRating: filter.minRating,
+      near: filter.near && { lat: filter.near.lat, lng: filter.near.lng, radiusKm: filter.radiusKm ?? DEFAULT_RADIUS_KM },
+      sort: filter.sort,
+      facets: filter.facets,
     };
-    const key = `search|${indexFilter.province ?? ""}|${indexFilter.city ?? ""}|${indexFilter.line ?? ""}|${indexFilter.fts ?? ""}|${page}|${limit}`;
+    const key = `search|${JSON.stringify(indexFilter)}|${page}|${limit}`;
     const version = this.version();
     return this.cache.get(key, version, () => {
-      const { ids, total } = this.index.search(indexFilter, (page - 1) * limit, limit, version);
-      if (ids.length === 0) return { items: [], total };
-      const rows = new Map(this.listByIds.all({ ids: JSON.stringify(ids) }).map((row) => [row.id, row]));
-      const items = ids.flatMap((id) => {
+      const { ids, distances, total, facets } = this.index.search(indexFilter, (page - 1) * limit, limit, version);
+      const rows = ids.length === 0 ? new Map() : new Map(this.listByIds.all({ ids: JSON.stringify(ids) }).map((row) => [row.id, row]));
+      const items: SearchItem[] = [];
+      ids.forEach((id, i) => {
         const row = rows.get(id);
-        return row ? [toListItem(row)] : [];
+        if (!row) return;
+        const item: SearchItem = toListItem(row);
+        if (distances) item.distanceKm = roundKm(distances[i]!);
+        items.push(item);
       });
-      return { items, total };
-    }) as { items: BrokerListItem[]; total: number };
+      return { items, total, ...(facets ? { facets } : {}) };
+    }) as SearchAnswer;
   }
 
   /** Prepares the search index ahead of the first request. */
@@ -191,7 +233,9 @@ export class BrokerStore {
   /** The lookup facts of the published broker with this slug. */
   findRefBySlug(slug: string): PublishedBroker | undefined {
     const broker = this.findBySlug(slug);
-    return broker && { rowId: Number(broker.id), slug: broker.slug, name: broker.name, reviewCount: broker.reviewCount };
+    if (!broker) return undefined;
+    const d = broker.rating.distribution;
+    return { rowId: Number(broker.id), slug: broker.slug, name: broker.name, reviewCount: broker.reviewCount, starCounts: [d["1"], d["2"], d["3"], d["4"], d["5"]] };
   }
 
   /** The published broker with this id (as the API writes it), or undefined for any other text. */
@@ -199,22 +243,26 @@ export class BrokerStore {
     if (!BROKER_ID_FORMAT.test(id)) return undefined;
     return this.cached(`id|${id}`, () => {
       const row = this.byId.get({ id: Number(id) });
-      return row && { rowId: row.id, slug: row.slug, name: row.name, reviewCount: row.reviewCount };
+      return row && { rowId: row.id, slug: row.slug, name: row.name, reviewCount: row.reviewCount, starCounts: [row.r1, row.r2, row.r3, row.r4, row.r5] as const };
     });
   }
 
-  /** A page of a published broker's published reviews, newest first. */
-  reviewsOf(broker: PublishedBroker, page: number, limit: number): Review[] {
-    return this.cached(`reviews|${broker.rowId}|${page}|${limit}`, () =>
-      this.reviewPage.all({ brokerId: broker.rowId, limit, offset: (page - 1) * limit }).map((r) => ({
-        id: String(r.id),
-        brokerId: String(r.brokerId),
-        rating: r.rating,
-        title: r.title,
-        content: r.body,
-        authorName: abbreviateAuthorName(r.authorName),
-        createdAt: iso(r.createdAt),
-      })),
+  /** A page of a published broker's published reviews in the order asked for, optionally of one star rating only. */
+  reviewsOf(broker: PublishedBroker, page: number, limit: number, options: { sort?: ReviewSort; rating?: number } = {}): Review[] {
+    const sort = options.sort ?? "newest";
+    const rated = options.rating !== undefined;
+    return this.cached(`reviews|${broker.rowId}|${page}|${limit}|${sort}|${options.rating ?? ""}`, () =>
+      this.reviewPage(sort, rated)
+        .all({ brokerId: broker.rowId, limit, offset: (page - 1) * limit, ...(rated ? { rating: options.rating } : {}) })
+        .map((r) => ({
+          id: String(r.id),
+          brokerId: String(r.brokerId),
+          rating: r.rating,
+          title: r.title,
+          content: r.body,
+          authorName: abbreviateAuthorName(r.authorName),
+          createdAt: iso(r.createdAt),
+        })),
     );
   }
 
@@ -230,6 +278,15 @@ export class BrokerStore {
   private cached<T>(key: string, compute: () => T): T {
     return this.cache.get(key, this.version(), compute) as T;
   }
+}
+
+function prepareReviewPage(db: DirectoryDb, sort: ReviewSort, rated: boolean) {
+  const where = and(
+    eq(reviews.brokerId, sql.placeholder("brokerId")),
+    eq(reviews.published, true),
+    rated ? eq(reviews.rating, sql.placeholder("rating")) : undefined,
+  );
+  return db.select().from(reviews).where(where).orderBy(...REVIEW_ORDER[sort]).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare();
 }
 
 type BrokerRow = typeof brokers.$inferSelect;

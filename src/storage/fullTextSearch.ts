@@ -21,7 +21,13 @@ export function toFtsQuery(text: string): string | undefined {
   return terms.map((term, i) => `"${term}"${i === terms.length - 1 ? "*" : ""}`).join(" ");
 }
 
-/** The ids (rowids) of the brokers whose name or description matches a toFtsQuery query. */
-export function fullTextMatches(db: DirectoryDb, ftsQuery: string): { id: number }[] {
-  return db.all<{ id: number }>(sql`SELECT rowid AS id FROM brokers_fts WHERE brokers_fts MATCH ${ftsQuery}`);
+/**
+ * The ids (rowids) of the brokers whose name or description matches a toFtsQuery query, with
+ * their bm25 relevance (lower is better): a match in the name weighs ten times one in the
+ * description (columns name, description of brokers_fts).
+ */
+export function fullTextMatches(db: DirectoryDb, ftsQuery: string): { id: number; score: number }[] {
+  return db.all<{ id: number; score: number }>(
+    sql`SELECT rowid AS id, bm25(brokers_fts, 10.0, 1.0) AS score FROM brokers_fts WHERE brokers_fts MATCH ${ftsQuery}`,
+  );
 }

@@ -1,7 +1,13 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { brokerLines, brokerLocations, brokers } from "../../db/schema.ts";
+import { PROVINCE_CODES, type ProvinceCode } from "../domain/provinces.ts";
+import type { BrokerFacet, BrokerSort, FacetCounts } from "../schemas/discovery.ts";
+import { BrokerAttributes } from "./brokerAttributes.ts";
 import type { DirectoryDb } from "./database.ts";
+import { countFacet } from "./facetCounts.ts";
 import { fullTextMatches } from "./fullTextSearch.ts";
+import { globalOrder, orderRanks } from "./rankOrder.ts";
+import { intersectAll, minRatingSet, nearSet, valueAt, verifiedSet, type RankSet } from "./rankSets.ts";
 
 export interface IndexFilter {
   province?: string;
@@ -11,7 +17,27 @@ export interface IndexFilter {
   line?: string;
   /** A query already made safe by toFtsQuery. */
   fts?: string;
+  /** Folded language and specialty names. */
+  language?: string;
+  specialty?: string;
+  verified?: boolean;
+  minRating?: number;
+  near?: { lat: number; lng: number; radiusKm: number };
+  sort?: BrokerSort;
+  facets?: readonly BrokerFacet[];
 }
+
+export interface IndexPage {
+  ids: number[];
+  /** With near: km to each broker's nearest office in range, aligned with ids. */
+  distances?: number[];
+  total: number;
+  facets?: FacetCounts;
+}
+
+/** The filter sets of one search, by what a facet leaves out. */
+type Part = "location" | "line" | "text" | "language" | "specialty" | "verified" | "rating" | "near";
+const FACET_EXCLUDES: Record<BrokerFacet, Part> = { province: "location", city: "location", insuranceType: "line", language: "language" };
 
 /** Ranks kept across all filter sets (4 bytes each: 64 MiB); beyond it the least recently used sets go. */
 const MAX_KEPT_RANKS = 16_000_000;
@@ -30,7 +56,10 @@ export class SearchIndex {
   private version = -1;
   private rankToId = new Int32Array(0);
   private idToRank = new Map<number, number>();
-  private readonly sets = new Map<string, Int32Array>();
+  private readonly sets = new Map<string, RankSet>();
+  private attributesOfVersion: BrokerAttributes | undefined;
+  private readonly orders = new Map<"rating" | "reviews", Int32Array>();
+  private allRanks = new Int32Array(0);
   private keptRanks = 0;
   private readonly publishedInOrder;
   private readonly inProvince;
@@ -72,27 +101,82 @@ export class SearchIndex {
     this.refresh(version);
   }
 
-  /** The ids of one page of matches, in alphabetical order, and the number of all matches. */
-  search(filter: IndexFilter, offset: number, limit: number, version: number): { ids: number[]; total: number } {
+  /**
+   * One page of matches in the order asked for, the number of all matches, and (when asked)
+   * facet counts: each facet counts the brokers matching every other filter.
+   */
+  search(filter: IndexFilter, offset: number, limit: number, version: number): IndexPage {
     this.refresh(version);
-    const sets: Int32Array[] = [];
-    if (filter.province && filter.city) sets.push(this.set(`pc|${filter.province}|${filter.city}`, () => this.inProvinceCity.all({ province: filter.province, city: filter.city })));
-    else if (filter.province) sets.push(this.set(`p|${filter.province}`, () => this.inProvince.all({ province: filter.province })));
-    else if (filter.city) sets.push(this.set(`c|${filter.city}`, () => this.inCity.all({ city: filter.city })));
-    if (filter.line) sets.push(this.set(`l|${filter.line}`, () => this.withLine.all({ line: filter.line })));
-    if (filter.fts) {
-      const fts = filter.fts;
-      sets.push(this.set(`q|${fts}`, () => fullTextMatches(this.db, fts)));
-    }
+    const parts = this.partsOf(filter);
+    const matches = this.intersect(parts);
+    const ordered = orderRanks(matches, filter.sort ?? "name", {
+      near: parts.get("near"),
+      text: parts.get("text"),
+      globalOrder: (sort) => this.globalOrder(sort),
+    });
+    const page = ordered.subarray(Math.min(offset, ordered.length), Math.min(offset + limit, ordered.length));
+    const ids = Array.from(page, (rank) => this.rankToId[rank]!);
+    const near = parts.get("near");
+    const result: IndexPage = { ids, total: matches.length };
+    if (near) result.distances = Array.from(page, (rank) => valueAt(near, rank) ?? 0);
+    if (filter.facets?.length) result.facets = this.facets(filter, parts);
+    return result;
+  }
 
-    if (sets.length === 0) {
-      const total = this.rankToId.length;
-      return { ids: Array.from(this.rankToId.subarray(Math.min(offset, total), Math.min(offset + limit, total))), total };
+  private partsOf(filter: IndexFilter): Map<Part, RankSet> {
+    const parts = new Map<Part, RankSet>();
+    const { province, city, line, fts, language, specialty, verified, minRating, near } = filter;
+    if (province && city) parts.set("location", this.set(`pc|${province}|${city}`, () => this.inProvinceCity.all({ province, city })));
+    else if (province) parts.set("location", this.set(`p|${province}`, () => this.inProvince.all({ province })));
+    else if (city) parts.set("location", this.set(`c|${city}`, () => this.inCity.all({ city })));
+    if (line) parts.set("line", this.set(`l|${line}`, () => this.withLine.all({ line })));
+    if (fts) parts.set("text", this.set(`q|${fts}`, () => fullTextMatches(this.db, fts)));
+    if (language) parts.set("language", this.derived(`lang|${language}`, (a) => ({ ranks: a.ranksWith(a.languagesOf, a.languages.find(language)) })));
+    if (specialty) parts.set("specialty", this.derived(`spec|${specialty}`, (a) => ({ ranks: a.ranksWith(a.specialtiesOf, a.specialties.find(specialty)) })));
+    if (verified !== undefined) parts.set("verified", this.derived(`v|${verified}`, (a) => verifiedSet(a, verified)));
+    if (minRating !== undefined && minRating > 0) parts.set("rating", this.derived(`r|${minRating}`, (a) => minRatingSet(a, minRating)));
+    if (near) parts.set("near", this.derived(`n|${near.lat}|${near.lng}|${near.radiusKm}`, (a) => nearSet(a, near, near.radiusKm)));
+    return parts;
+  }
+
+  /** Ranks in every part but `without` (all published brokers when none applies). */
+  private intersect(parts: Map<Part, RankSet>, without?: Part): Int32Array {
+    const sets = [...parts].filter(([part]) => part !== without).map(([, set]) => set.ranks);
+    return sets.length === 0 ? this.allRanks : intersectAll(sets);
+  }
+
+  private facets(filter: IndexFilter, parts: Map<Part, RankSet>): FacetCounts {
+    const attributes = this.attributes();
+    const facets: FacetCounts = {};
+    for (const facet of filter.facets ?? []) {
+      const matches = this.intersect(parts, FACET_EXCLUDES[facet]);
+      // A location facet keeps the other location filter at office level: city=ottawa counts provinces of Ottawa offices.
+      const office =
+        facet === "province" && filter.city ? { cityId: attributes.cities.find(filter.city) ?? -1 }
+        : facet === "city" && filter.province ? { provinceIndex: PROVINCE_CODES.indexOf(filter.province as ProvinceCode) }
+        : {};
+      facets[facet] = countFacet(attributes, matches, facet, office);
     }
-    const matches = sets.sort((a, b) => a.length - b.length).reduce(intersectSorted);
-    const ids: number[] = [];
-    for (let i = offset; i < Math.min(offset + limit, matches.length); i++) ids.push(this.rankToId[matches[i]!]!);
-    return { ids, total: matches.length };
+    return facets;
+  }
+
+  /** Per-version broker attributes, loaded on first need (two queries). */
+  private attributes(): BrokerAttributes {
+    this.attributesOfVersion ??= new BrokerAttributes(this.db, this.idToRank);
+    return this.attributesOfVersion;
+  }
+
+  private globalOrder(sort: "rating" | "reviews"): Int32Array {
+    let order = this.orders.get(sort);
+    if (!order) this.orders.set(sort, (order = globalOrder(this.attributes(), sort)));
+    return order;
+  }
+
+  /** A set computed from the attributes rather than read by a query, kept like the others. */
+  private derived(key: string, compute: (attributes: BrokerAttributes) => RankSet): RankSet {
+    const cached = this.sets.get(key);
+    if (cached) return this.touch(key, cached);
+    return this.keep(key, compute(this.attributes()));
   }
 
   private refresh(version: number): void {
@@ -100,56 +184,48 @@ export class SearchIndex {
     const rows = this.publishedInOrder.all();
     this.rankToId = Int32Array.from(rows, (r) => r.id);
     this.idToRank = new Map(rows.map((r, rank) => [r.id, rank]));
+    this.allRanks = Int32Array.from({ length: rows.length }, (_, rank) => rank);
+    this.attributesOfVersion = undefined;
+    this.orders.clear();
     this.sets.clear();
     this.keptRanks = 0;
     this.version = version;
   }
 
-  /** The sorted ranks of the published brokers among `rows`, computed once per version. */
-  private set(key: string, load: () => { id: number }[]): Int32Array {
+  /** The sorted ranks of the published brokers among `rows` (with their score, if any), computed once per version. */
+  private set(key: string, load: () => { id: number; score?: number }[]): RankSet {
     const cached = this.sets.get(key);
-    if (cached) {
-      this.sets.delete(key);
-      this.sets.set(key, cached);
-      return cached;
-    }
-    const ranks: number[] = [];
-    for (const { id } of load()) {
+    if (cached) return this.touch(key, cached);
+    const pairs: [number, number][] = [];
+    for (const { id, score } of load()) {
       const rank = this.idToRank.get(id);
-      if (rank !== undefined) ranks.push(rank);
+      if (rank !== undefined) pairs.push([rank, score ?? 0]);
     }
-    const sorted = Int32Array.from(ranks).sort();
-    this.sets.set(key, sorted);
-    this.keptRanks += sorted.length;
+    pairs.sort((a, b) => a[0] - b[0]);
+    const ranks = Int32Array.from(pairs, (p) => p[0]);
+    const scored = pairs.some((p) => p[1] !== 0);
+    return this.keep(key, scored ? { ranks, values: Float64Array.from(pairs, (p) => p[1]) } : { ranks });
+  }
+
+  private touch(key: string, set: RankSet): RankSet {
+    this.sets.delete(key);
+    this.sets.set(key, set);
+    return set;
+  }
+
+  /** Keeps a set, then drops the least recently used ones past the budget (every set costs at least one slot). */
+  private keep(key: string, set: RankSet): RankSet {
+    this.sets.set(key, set);
+    this.keptRanks += cost(set);
     for (const [oldKey, oldSet] of this.sets) {
       if (this.keptRanks <= MAX_KEPT_RANKS || oldKey === key) break;
       this.sets.delete(oldKey);
-      this.keptRanks -= oldSet.length;
+      this.keptRanks -= cost(oldSet);
     }
-    return sorted;
+    return set;
   }
 }
 
-/** Intersection of two ascending arrays; walks the shorter one and gallops through the longer. */
-function intersectSorted(small: Int32Array, large: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(small.length, large.length));
-  let n = 0;
-  let j = 0;
-  for (let i = 0; i < small.length && j < large.length; i++) {
-    const value = small[i]!;
-    if (large[j]! < value) {
-      let step = 1;
-      while (j + step < large.length && large[j + step]! < value) step *= 2;
-      let lo = j + (step >> 1);
-      let hi = Math.min(j + step, large.length - 1);
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (large[mid]! < value) lo = mid + 1;
-        else hi = mid;
-      }
-      j = lo;
-    }
-    if (large[j] === value) out[n++] = value;
-  }
-  return out.subarray(0, n);
-}
+/** Budget slots a set takes: its ranks, its values (two slots each), and one for the entry itself. */
+const cost = (set: RankSet) => 1 + set.ranks.length + (set.values ? set.values.length * 2 : 0);
+

@@ -122,6 +122,7 @@ describe("GET /api/v1/embed/reviews", () => {
       reviewCount: 7,
       isVerified: true,
       photoUrl: `${server.url}/api/v1/embed/brokers/zz-reviewed/photo.svg`,
+      distribution: expect.objectContaining({ "5": expect.any(Number) }),
     });
     expect(body.data.reviews).toHaveLength(5);
     expect(body.data.reviews.map((r) => r.createdAt)).toEqual([7, 6, 5, 4, 3].map((d) => new Date(Date.UTC(2025, 0, d)).toISOString()));

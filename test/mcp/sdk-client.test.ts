@@ -80,8 +80,11 @@ describe("tools/list", () => {
     const { tools } = await client.listTools();
     const search = tools.find((t) => t.name === "search_brokers")!;
     const properties = search.inputSchema.properties as Record<string, any>;
-    expect(Object.keys(properties).sort()).toEqual(["city", "insuranceType", "limit", "page", "province", "query"]);
-    expect(properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
+    expect(Object.keys(properties).sort()).toEqual(
+      ["city", "facets", "insuranceType", "language", "limit", "minRating", "near", "page", "province", "query", "radiusKm", "sort", "specialty", "verified"],
+    );
+    expect(properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+    expect(properties.sort).toMatchObject({ enum: ["name", "rating", "reviews", "distance", "relevance"], default: "name" });
     expect(properties.query.description).toContain("name or description");
   });
 

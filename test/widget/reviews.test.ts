@@ -16,6 +16,7 @@ const summary: BrokerSummary = {
   reviewCount: 12,
   isVerified: true,
   photoUrl: "https://d.example/p.svg",
+  distribution: { "1": 0, "2": 1, "3": 1, "4": 5, "5": 5 },
 };
 const review = (over: Partial<Review> = {}): Review => ({
   id: "r1",

@@ -1,25 +1,56 @@
 import { z } from "zod";
 import { brokerListItemSchema } from "../../schemas/broker.ts";
+import {
+  brokerSortParam,
+  facetsParam,
+  facetsSchema,
+  languageParam,
+  minRatingParam,
+  nearParam,
+  radiusKmParam,
+  specialtyParam,
+  verifiedParam,
+} from "../../schemas/discovery.ts";
 import { cityFilter, insuranceTypeFilter, provinceFilter, textQuery } from "../../schemas/filters.ts";
-import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
+import { pageInput, paginate, paginationSchema } from "../../schemas/pagination.ts";
 import { scopedProcedure } from "../trpc.ts";
+import { checkDiscoveryInput } from "./discoveryRules.ts";
 
-export const searchBrokersInput = z.object({
+/** The filters, order and facets a broker search takes (REST, MCP and the embed list share them). */
+export const discoveryInput = {
   q: textQuery,
   province: provinceFilter,
   city: cityFilter,
   insuranceType: insuranceTypeFilter,
-  ...pageInput,
+  near: nearParam,
+  radiusKm: radiusKmParam,
+  language: languageParam,
+  specialty: specialtyParam,
+  minRating: minRatingParam,
+  verified: verifiedParam,
+  sort: brokerSortParam,
+  facets: facetsParam,
+};
+
+export const searchBrokersInput = z.object({ ...discoveryInput, ...pageInput });
+
+export const searchBrokerItemSchema = brokerListItemSchema.extend({
+  distanceKm: z.number().optional().describe("Only with near: km to the broker's nearest office within the radius, one decimal"),
 });
 
-export const searchBrokersOutput = pagedSchema(brokerListItemSchema, "Published brokers, alphabetical by name");
+export const searchBrokersOutput = z.object({
+  data: z.array(searchBrokerItemSchema).describe("Published brokers matching every filter, in the order asked for (alphabetical by default)"),
+  pagination: paginationSchema,
+  facets: facetsSchema.optional(),
+});
 
-/** Published brokers matching every filter given, alphabetical by name (case and accents ignored). */
+/** Published brokers matching every filter given, in the order asked for (alphabetical by name by default). */
 export const searchBrokers = scopedProcedure("brokers:read")
   .input(searchBrokersInput)
   .output(searchBrokersOutput)
   .query(({ ctx, input }) => {
-    const { page, limit, ...filter } = input;
-    const { items, total } = ctx.services.brokers.search(filter, page, limit);
-    return { data: items, pagination: paginate(page, limit, total) };
+    checkDiscoveryInput(input);
+    const { page, limit, ...query } = input;
+    const { items, total, facets } = ctx.services.brokers.search(query, page, limit);
+    return { data: items, pagination: paginate(page, limit, total), ...(facets ? { facets } : {}) };
   });

@@ -1,17 +1,19 @@
 import { z } from "zod";
 import { brokerListItemSchema } from "../../schemas/broker.ts";
-import { cityFilter, insuranceTypeFilter, provinceFilter } from "../../schemas/filters.ts";
-import { wholeNumberParam } from "../../schemas/pagination.ts";
+import { facetsSchema } from "../../schemas/discovery.ts";
+import { MAX_PAGE, wholeNumberParam } from "../../schemas/pagination.ts";
+import { checkDiscoveryInput } from "../brokers/discoveryRules.ts";
+import { discoveryInput } from "../brokers/searchBrokers.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { brokerPhotoUrl } from "./photoUrl.ts";
 
 export const EMBED_BROKERS_DEFAULT_LIMIT = 12;
 export const EMBED_BROKERS_MAX_LIMIT = 50;
 
+/** The search's filters, order and facets, with the widget's page sizes ("Show more" asks for page 2, 3…). */
 export const embedBrokersInput = z.object({
-  province: provinceFilter,
-  city: cityFilter,
-  insuranceType: insuranceTypeFilter,
+  ...discoveryInput,
+  page: wholeNumberParam(1, MAX_PAGE).optional().default(1).describe("Page number, from 1 (default 1): the widget's Show more"),
   limit: wholeNumberParam(1, EMBED_BROKERS_MAX_LIMIT)
     .optional()
     .default(EMBED_BROKERS_DEFAULT_LIMIT)
@@ -24,11 +26,13 @@ export const embedBrokerSchema = brokerListItemSchema
   .extend({
     photoUrl: z.string().describe("Absolute URL of the broker's picture (an SVG monogram; no key needed)"),
     insuranceLines: z.array(z.string()),
+    distanceKm: z.number().optional().describe("Only with near: km to the broker's nearest office within the radius, one decimal"),
   });
 
 export const embedBrokersOutput = z.object({
-  data: z.array(embedBrokerSchema).describe("The first `limit` matching published brokers, alphabetical"),
+  data: z.array(embedBrokerSchema).describe("One page of matching published brokers, in the order asked for (alphabetical by default)"),
   total: z.number().int().describe("How many published brokers match in all"),
+  facets: facetsSchema.optional(),
 });
 
 /** The directory widget's list: published brokers matching the filters, with their lines and picture. */
@@ -36,8 +40,9 @@ export const embedBrokers = scopedProcedure("brokers:read")
   .input(embedBrokersInput)
   .output(embedBrokersOutput)
   .query(({ ctx, input }) => {
-    const { limit, ...filter } = input;
-    const { items, total } = ctx.services.brokers.search(filter, 1, limit);
+    checkDiscoveryInput(input);
+    const { page, limit, ...query } = input;
+    const { items, total, facets } = ctx.services.brokers.search(query, page, limit);
     const lines = ctx.services.brokers.insuranceLinesOf(items.map((b) => b.id));
     return {
       data: items.map(({ description: _description, ...b }) => ({
@@ -46,5 +51,6 @@ export const embedBrokers = scopedProcedure("brokers:read")
         insuranceLines: lines.get(b.id) ?? [],
       })),
       total,
+      ...(facets ? { facets } : {}),
     };
   });

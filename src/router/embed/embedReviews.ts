@@ -1,6 +1,7 @@
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { z } from "zod";
-import { averageRating } from "../../schemas/broker.ts";
+import { averageRating, ratingSchema } from "../../schemas/broker.ts";
+import { reviewRatingParam, reviewSortParam } from "../../schemas/reviewParams.ts";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
 import { reviewSchema } from "../../schemas/review.ts";
 import { brokerSlug } from "../brokers/getBroker.ts";
@@ -12,6 +13,8 @@ export const EMBED_REVIEWS_MAX_LIMIT = 50;
 
 export const embedReviewsInput = z.object({
   broker: brokerSlug,
+  sort: reviewSortParam,
+  rating: reviewRatingParam,
   limit: wholeNumberParam(1, EMBED_REVIEWS_MAX_LIMIT)
     .optional()
     .default(EMBED_REVIEWS_DEFAULT_LIMIT)
@@ -27,8 +30,9 @@ export const embedReviewsOutput = z.object({
     reviewCount: z.number().int(),
     isVerified: z.boolean().describe("Licence checked with the provincial regulator"),
     photoUrl: z.string(),
+    distribution: ratingSchema.shape.distribution,
   }),
-  reviews: z.array(reviewSchema.omit({ brokerId: true })).describe("The latest published reviews, newest first"),
+  reviews: z.array(reviewSchema.omit({ brokerId: true })).describe("Published reviews in the order asked for (the latest first by default)"),
 });
 
 /** The reviews widget: a published broker's rating summary and latest published reviews. */
@@ -37,7 +41,8 @@ export const embedReviews = scopedProcedure("reviews:read")
   .output(embedReviewsOutput)
   .query(({ ctx, input }) => {
     const broker = publishedBrokerOrThrow(ctx.services, input.broker);
-    const reviews = ctx.services.brokers.reviewsOf({ rowId: Number(broker.id), ...broker }, 1, input.limit);
+    const reference = ctx.services.brokers.findRefBySlug(broker.slug)!;
+    const reviews = ctx.services.brokers.reviewsOf(reference, 1, input.limit, { sort: input.sort, rating: input.rating });
     return {
       broker: {
         id: broker.id,
@@ -47,6 +52,7 @@ export const embedReviews = scopedProcedure("reviews:read")
         reviewCount: broker.reviewCount,
         isVerified: broker.isVerified,
         photoUrl: brokerPhotoUrl(ctx.baseUrl, broker.slug),
+        distribution: broker.rating.distribution,
       },
       reviews: reviews.map(({ brokerId: _brokerId, ...review }) => review),
     };

@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
+import { reviewRatingParam, reviewSortParam } from "../../schemas/reviewParams.ts";
 import { reviewSchema } from "../../schemas/review.ts";
 import type { PublishedBroker } from "../../storage/brokerStore.ts";
 import type { Services } from "../../services.ts";
@@ -16,16 +17,19 @@ export const listReviewsInput = z
       .optional()
       .describe("The broker's id (the `id` of a search result, not the slug); give this or slug"),
     slug: brokerSlug.optional().describe("The broker's slug (the `slug` of a search result); give this or brokerId"),
+    sort: reviewSortParam,
+    rating: reviewRatingParam,
     ...pageInput,
   })
   .refine((input) => (input.brokerId === undefined) !== (input.slug === undefined), {
     message: "Give exactly one of brokerId or slug to say whose reviews you want.",
   });
 
-export const listReviewsOutput = pagedSchema(reviewSchema, "Published reviews, newest first");
+export const listReviewsOutput = pagedSchema(reviewSchema, "Published reviews, in the order asked for (newest first by default)");
 
 /**
- * A published broker's published reviews, newest first, by id or by slug. Either way only
+ * A published broker's published reviews, newest first unless asked otherwise, optionally of
+ * one star rating only, by id or by slug. Either way only
  * reviews:read is needed: a slug names a public broker, and the answer holds only reviews.
  */
 export const listReviews = scopedProcedure("reviews:read")
@@ -33,8 +37,9 @@ export const listReviews = scopedProcedure("reviews:read")
   .output(listReviewsOutput)
   .query(({ ctx, input }) => {
     const broker = reviewedBroker(ctx.services, input);
-    const data = ctx.services.brokers.reviewsOf(broker, input.page, input.limit);
-    return { data, pagination: paginate(input.page, input.limit, broker.reviewCount) };
+    const data = ctx.services.brokers.reviewsOf(broker, input.page, input.limit, { sort: input.sort, rating: input.rating });
+    const total = input.rating === undefined ? broker.reviewCount : broker.starCounts[input.rating - 1]!;
+    return { data, pagination: paginate(input.page, input.limit, total) };
   });
 
 /** Any id or slug that names no published broker is NOT_FOUND, whatever its form. */

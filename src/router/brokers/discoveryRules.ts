@@ -1,0 +1,35 @@
+import type { NearPoint } from "../../domain/geo/nearPoint.ts";
+import { provinceByCode, type ProvinceCode } from "../../domain/provinces.ts";
+import type { BrokerSort } from "../../schemas/discovery.ts";
+import { invalidInput, type InputProblem } from "../quotes/invalidInput.ts";
+
+export interface DiscoveryInput {
+  q?: string;
+  province?: ProvinceCode;
+  near?: NearPoint;
+  sort: BrokerSort;
+}
+
+/**
+ * Rules between search parameters, checked after each passed its own schema (here rather
+ * than in a zod refinement, so MCP can still derive its argument schema from the input):
+ * a sort that needs another parameter, and a postal code in another province than `province`.
+ */
+export function checkDiscoveryInput(input: DiscoveryInput): void {
+  const problems: InputProblem[] = [];
+  if (input.sort === "distance" && !input.near) {
+    problems.push({ path: ["sort"], message: "distance needs near: give a postal code (M5V 3L9) or latitude,longitude in near" });
+  }
+  if (input.sort === "relevance" && input.q === undefined) {
+    problems.push({ path: ["sort"], message: "relevance needs q: give words to search for, or sort by name, rating or reviews" });
+  }
+  if (input.near?.province && input.province && input.near.province !== input.province) {
+    const near = provinceByCode(input.near.province);
+    const stated = provinceByCode(input.province);
+    problems.push({
+      path: ["near"],
+      message: `${input.near.fsa} is in ${near.en} (${near.code}), not in ${stated.en} (${stated.code}): drop one of near and province, or make them agree`,
+    });
+  }
+  if (problems.length > 0) throw invalidInput(problems);
+}

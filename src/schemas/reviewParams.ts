@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { wholeNumberParam } from "./pagination.ts";
+
+/** Review orders: newest (default), oldest, highest rated, lowest rated (each then newest first). */
+export const REVIEW_SORTS = ["newest", "oldest", "highest", "lowest"] as const;
+export type ReviewSort = (typeof REVIEW_SORTS)[number];
+
+export const reviewSortParam = z
+  .enum(REVIEW_SORTS, { error: `must be one of ${REVIEW_SORTS.join(", ")}` })
+  .optional()
+  .default("newest")
+  .describe("Order: newest (default), oldest, highest (best rated first) or lowest; ties newest first");
+
+export const reviewRatingParam = wholeNumberParam(1, 5)
+  .optional()
+  .describe("Only reviews with this many stars, 1 to 5");

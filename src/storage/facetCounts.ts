@@ -1,0 +1,59 @@
+import { PROVINCE_CODES } from "../domain/provinces.ts";
+import type { BrokerFacet, FacetCounts } from "../schemas/discovery.ts";
+import type { BrokerAttributes, RankLists } from "./brokerAttributes.ts";
+
+/** Values listed per facet: the most frequent first. */
+export const MAX_FACET_VALUES = 50;
+
+/** Office-level constraints that stay in force while counting a location facet (province with city, city with province). */
+export interface OfficeConstraint {
+  provinceIndex?: number;
+  cityId?: number;
+}
+
+/**
+ * Counts, among `matches`, the brokers per value of one facet: each broker once per value
+ * even with two offices in one city. A location facet counts only offices that meet the other
+ * location filter, so its counts equal what that filter value would return.
+ */
+export function countFacet(attributes: BrokerAttributes, matches: Int32Array, facet: BrokerFacet, office: OfficeConstraint): FacetCounts[BrokerFacet] {
+  if (facet === "province" || facet === "city") return countOffices(attributes, matches, facet, office);
+  const lists = facet === "insuranceType" ? attributes.linesOf : attributes.languagesOf;
+  const names = facet === "insuranceType" ? attributes.lines.names : attributes.languages.names;
+  return top(countLists(lists, names.length, matches), names);
+}
+
+function countOffices(attributes: BrokerAttributes, matches: Int32Array, facet: "province" | "city", office: OfficeConstraint) {
+  const { officeStart, officeProvince, officeCity } = attributes;
+  const values = facet === "province" ? officeProvince : officeCity;
+  const size = facet === "province" ? PROVINCE_CODES.length : attributes.cities.names.length;
+  const counts = new Int32Array(size);
+  const lastRank = new Int32Array(size).fill(-1);
+  for (const rank of matches) {
+    for (let slot = officeStart[rank]!; slot < officeStart[rank + 1]!; slot++) {
+      if (office.provinceIndex !== undefined && officeProvince[slot] !== office.provinceIndex) continue;
+      if (office.cityId !== undefined && officeCity[slot] !== office.cityId) continue;
+      const value = values[slot]!;
+      if (lastRank[value] === rank) continue;
+      lastRank[value] = rank;
+      counts[value]!++;
+    }
+  }
+  return top(counts, facet === "province" ? PROVINCE_CODES : attributes.cities.names);
+}
+
+function countLists(lists: RankLists, size: number, matches: Int32Array): Int32Array {
+  const counts = new Int32Array(size);
+  for (const rank of matches) {
+    for (let k = lists.start[rank]!; k < lists.start[rank + 1]!; k++) counts[lists.values[k]!]!++;
+  }
+  return counts;
+}
+
+function top(counts: Int32Array, names: readonly string[]): { value: string; count: number }[] {
+  const entries: { value: string; count: number }[] = [];
+  counts.forEach((count, id) => {
+    if (count > 0) entries.push({ value: names[id]!, count });
+  });
+  return entries.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, MAX_FACET_VALUES);
+}

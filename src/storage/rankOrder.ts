@@ -1,0 +1,54 @@
+import type { BrokerSort } from "../schemas/discovery.ts";
+import type { BrokerAttributes } from "./brokerAttributes.ts";
+import { valueAt, type RankSet } from "./rankSets.ts";
+
+/** Ranks fit in 21 bits (two million brokers), so a sort key can carry the rank below a measure. */
+const RANK_BITS = 2 ** 21;
+
+/**
+ * Orders matching ranks (ascending = alphabetical) as `sort` asks. Every order ends on the
+ * rank, so ties go alphabetical and a page boundary never repeats or skips a broker. Distance
+ * and relevance pack (measure, rank) into one float so the engine's native numeric sort does
+ * the work; rating and reviews walk an order computed once per directory version.
+ */
+export function orderRanks(
+  matches: Int32Array,
+  sort: BrokerSort,
+  context: { attributes?: BrokerAttributes; near?: RankSet; text?: RankSet; globalOrder: (sort: "rating" | "reviews") => Int32Array },
+): Int32Array {
+  if (sort === "name" || matches.length < 2) return matches;
+  if (sort === "rating" || sort === "reviews") return filterOrder(context.globalOrder(sort), matches);
+  const measureSet = sort === "distance" ? context.near : context.text;
+  if (!measureSet) return matches;
+  const keys = new Float64Array(matches.length);
+  matches.forEach((rank, i) => {
+    // Distance in metres; bm25 (negative, lower is better) shifted positive at 1e-5 resolution.
+    const value = valueAt(measureSet, rank) ?? 0;
+    const measure = sort === "distance" ? Math.round(value * 1000) : Math.round((Math.max(-1000, value) + 1000) * 1e5);
+    keys[i] = measure * RANK_BITS + rank;
+  });
+  keys.sort();
+  return Int32Array.from(keys, (key) => key % RANK_BITS);
+}
+
+/** Highest average first, then most reviewed, then alphabetical; or most reviewed first, then alphabetical. */
+export function globalOrder(attributes: BrokerAttributes, sort: "rating" | "reviews"): Int32Array {
+  const { averageRating, reviewCount } = attributes;
+  const order = Int32Array.from({ length: averageRating.length }, (_, rank) => rank);
+  return order.sort((a, b) =>
+    sort === "rating"
+      ? averageRating[b]! - averageRating[a]! || reviewCount[b]! - reviewCount[a]! || a - b
+      : reviewCount[b]! - reviewCount[a]! || a - b,
+  );
+}
+
+/** The members of `order` that are in `matches` (ascending), keeping `order`'s sequence: O(n). */
+function filterOrder(order: Int32Array, matches: Int32Array): Int32Array {
+  if (matches.length === order.length) return order;
+  const member = new Uint8Array(order.length);
+  for (const rank of matches) member[rank] = 1;
+  const out = new Int32Array(matches.length);
+  let n = 0;
+  for (const rank of order) if (member[rank]) out[n++] = rank;
+  return out;
+}
