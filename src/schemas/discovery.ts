@@ -75,9 +75,11 @@ export const minRatingParam = decimalParam(0, 5)
   .describe("Only brokers whose average rating is at least this (0 to 5, decimals allowed); brokers without reviews have 0");
 
 export const verifiedParam = z
-  .enum(["true", "false"], { error: "must be true or false" })
-  .transform((value) => value === "true")
-  .or(z.boolean())
+  .preprocess(
+    // Query strings say "true"/"false"; tRPC and MCP clients may send the boolean itself.
+    (value: boolean | string) => (value === "true" ? true : value === "false" ? false : value),
+    z.boolean({ error: "must be true or false" }),
+  )
   .optional()
   .describe("true: only brokers whose licence was checked with the regulator; false: only those not (yet) checked");
 

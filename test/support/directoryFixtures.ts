@@ -11,8 +11,12 @@ export interface FixtureBroker {
   published?: boolean;
   isVerified?: boolean;
   insuranceLines?: string[];
+  languages?: string[];
+  specialties?: string[];
+  /** The primary office's coordinates. */
+  latLng?: [number, number];
   /** Extra offices besides the primary one. */
-  otherOffices?: { province: string; city: string }[];
+  otherOffices?: { province: string; city: string; latLng?: [number, number] }[];
 }
 
 let nextId = 900_000;
@@ -39,14 +43,17 @@ export function insertBroker(db: DirectoryDb, fixture: FixtureBroker): number {
       teamSize: "11-50",
       isVerified: fixture.isVerified ?? true,
       insuranceLines: lines,
-      specialties: [],
-      languages: ["English"],
+      specialties: fixture.specialties ?? [],
+      languages: fixture.languages ?? ["English"],
       published: fixture.published ?? true,
       createdAt: now,
       updatedAt: now,
     })
     .run();
-  const offices = [{ province: fixture.province, city: fixture.city, primary: true }, ...(fixture.otherOffices ?? []).map((o) => ({ ...o, primary: false }))];
+  const offices = [
+    { province: fixture.province, city: fixture.city, latLng: fixture.latLng, primary: true },
+    ...(fixture.otherOffices ?? []).map((o) => ({ ...o, primary: false })),
+  ];
   for (const office of offices) {
     db.insert(brokerLocations)
       .values({
@@ -56,6 +63,8 @@ export function insertBroker(db: DirectoryDb, fixture: FixtureBroker): number {
         cityKey: foldText(office.city),
         province: office.province,
         postalCode: "K1A 0A1",
+        latitude: office.latLng?.[0] ?? null,
+        longitude: office.latLng?.[1] ?? null,
         isPrimary: office.primary,
       })
       .run();

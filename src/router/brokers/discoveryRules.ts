@@ -1,6 +1,6 @@
 import type { NearPoint } from "../../domain/geo/nearPoint.ts";
 import { provinceByCode, type ProvinceCode } from "../../domain/provinces.ts";
-import type { BrokerSort } from "../../schemas/discovery.ts";
+import type { BrokerSort, FacetCounts } from "../../schemas/discovery.ts";
 import { invalidInput, type InputProblem } from "../quotes/invalidInput.ts";
 
 export interface DiscoveryInput {
@@ -32,4 +32,15 @@ export function checkDiscoveryInput(input: DiscoveryInput): void {
     });
   }
   if (problems.length > 0) throw invalidInput(problems);
+}
+
+/**
+ * Facet values that the same request could select. Near a postal code, another province would
+ * be refused (above), so the province facet keeps only the postal code's own, even when a
+ * matching broker also has an office elsewhere.
+ */
+export function selectableFacets(input: DiscoveryInput, facets: FacetCounts | undefined): FacetCounts | undefined {
+  const province = input.near?.province;
+  if (!facets?.province || !province) return facets;
+  return { ...facets, province: facets.province.filter((entry) => entry.value === province) };
 }

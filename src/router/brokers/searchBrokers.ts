@@ -14,7 +14,7 @@ import {
 import { cityFilter, insuranceTypeFilter, provinceFilter, textQuery } from "../../schemas/filters.ts";
 import { pageInput, paginate, paginationSchema } from "../../schemas/pagination.ts";
 import { scopedProcedure } from "../trpc.ts";
-import { checkDiscoveryInput } from "./discoveryRules.ts";
+import { checkDiscoveryInput, selectableFacets } from "./discoveryRules.ts";
 
 /** The filters, order and facets a broker search takes (REST, MCP and the embed list share them). */
 export const discoveryInput = {
@@ -52,5 +52,6 @@ export const searchBrokers = scopedProcedure("brokers:read")
     checkDiscoveryInput(input);
     const { page, limit, ...query } = input;
     const { items, total, facets } = ctx.services.brokers.search(query, page, limit);
-    return { data: items, pagination: paginate(page, limit, total), ...(facets ? { facets } : {}) };
+    const shown = selectableFacets(input, facets);
+    return { data: items, pagination: paginate(page, limit, total), ...(shown ? { facets: shown } : {}) };
   });

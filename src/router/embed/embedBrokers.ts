@@ -2,7 +2,7 @@ import { z } from "zod";
 import { brokerListItemSchema } from "../../schemas/broker.ts";
 import { facetsSchema } from "../../schemas/discovery.ts";
 import { MAX_PAGE, wholeNumberParam } from "../../schemas/pagination.ts";
-import { checkDiscoveryInput } from "../brokers/discoveryRules.ts";
+import { checkDiscoveryInput, selectableFacets } from "../brokers/discoveryRules.ts";
 import { discoveryInput } from "../brokers/searchBrokers.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { brokerPhotoUrl } from "./photoUrl.ts";
@@ -44,6 +44,7 @@ export const embedBrokers = scopedProcedure("brokers:read")
     const { page, limit, ...query } = input;
     const { items, total, facets } = ctx.services.brokers.search(query, page, limit);
     const lines = ctx.services.brokers.insuranceLinesOf(items.map((b) => b.id));
+    const shown = selectableFacets(input, facets);
     return {
       data: items.map(({ description: _description, ...b }) => ({
         ...b,
@@ -51,6 +52,6 @@ export const embedBrokers = scopedProcedure("brokers:read")
         insuranceLines: lines.get(b.id) ?? [],
       })),
       total,
-      ...(facets ? { facets } : {}),
+      ...(shown ? { facets: shown } : {}),
     };
   });
