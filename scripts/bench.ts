@@ -51,7 +51,7 @@ const load: LoadSettings = {
 };
 const warmupSeconds = Number(values.warmup);
 const logLevel = values["log-level"];
-const SCENARIO_IDS: ScenarioId[] = ["list", "search", "detail", "reviews", "quote", "mcp"];
+const SCENARIO_IDS: ScenarioId[] = ["list", "search", "detail", "reviews", "quote", "mcp", "near", "relevance", "filters"];
 
 const wrkVersion = ensureWrk();
 const app = appCommand(values.source);

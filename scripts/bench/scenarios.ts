@@ -13,9 +13,10 @@
 import { Database } from "bun:sqlite";
 import canada from "../../db/seed/canada.json" with { type: "json" };
 import { BRAND_WORDS, BRAND_WORDS_FR, FIRST_NAMES_EN, FIRST_NAMES_FR, SPECIALTIES, SURNAMES_EN, SURNAMES_FR } from "../../db/seed/vocabulary.ts";
+import { filterRequests, nearRequests, relevanceRequests } from "./discoveryScenarios.ts";
 import type { LoadRequest } from "./wrk.ts";
 
-export type ScenarioId = "list" | "search" | "detail" | "reviews" | "quote" | "mcp";
+export type ScenarioId = "list" | "search" | "detail" | "reviews" | "quote" | "mcp" | "near" | "relevance" | "filters";
 
 export interface Scenario {
   id: ScenarioId;
@@ -139,7 +140,20 @@ export function buildScenarios(databasePath: string, keys: Record<ScenarioId, st
         return undefined;
       },
     },
+    discoveryScenario("near", "(7) near + sort=distance + 4 facets (distinct)", nearRequests((path) => get("near", path))),
+    discoveryScenario("relevance", "(8) q + sort=relevance + 4 facets (distinct)", relevanceRequests((path) => get("relevance", path), queries)),
+    discoveryScenario("filters", "(9) language + minRating + verified, sort=rating (distinct)", filterRequests((path) => get("filters", path))),
   ];
+}
+
+function discoveryScenario(id: ScenarioId, label: string, requests: LoadRequest[]): Scenario {
+  return {
+    id,
+    label,
+    sample: `${requests.length.toLocaleString("en-CA")} distinct URLs, e.g. ${decodeURIComponent(requests[0]!.path)}`,
+    requests,
+    expectStatus: 200,
+  };
 }
 
 /** A deterministic Fisher–Yates shuffle (mulberry32), so runs send the same sequence. */

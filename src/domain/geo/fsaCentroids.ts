@@ -38,3 +38,8 @@ export function fsaCentroid(fsa: string): FsaCentroid | undefined {
 export function fsaCount(): number {
   return byFsa.size;
 }
+
+/** Every FSA the data set knows, e.g. for a benchmark that visits them all. */
+export function fsaCodes(): string[] {
+  return [...byFsa.keys()];
+}
