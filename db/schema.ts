@@ -213,3 +213,69 @@ export const leads = sqliteTable(
     index("leads_quote").on(t.quoteId),
   ],
 );
+
+/**
+ * A lead's status history, append-only: every change (and every note) is a new row, never an
+ * UPDATE, so two people changing the same lead at once both stay on record. `leads.status`
+ * holds the latest row's status for filtering.
+ */
+export const leadEvents = sqliteTable(
+  "lead_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    leadId: text("lead_id").notNull().references(() => leads.id),
+    status: text("status").notNull(),
+    note: text("note"),
+    /** Who made the change: "console" or the id of the API key (never the key). */
+    actor: text("actor").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("lead_events_lead").on(t.leadId, t.id)],
+);
+
+/**
+ * One-time sign-in links of the workspace console (`console-link`). Only the SHA-256 of the
+ * token is stored; a link is spent by setting `used_at`.
+ */
+export const consoleLinks = sqliteTable(
+  "console_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    createdAt: integer("created_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("console_links_expires").on(t.expiresAt)],
+);
+
+/** Console sessions, keyed by the SHA-256 of the cookie's secret, so a stolen file opens none. */
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    createdAt: integer("created_at").notNull(),
+    lastSeenAt: integer("last_seen_at").notNull(),
+    /** The absolute end (created + 7 days); the idle end is last_seen_at + 12 hours. */
+    expiresAt: integer("expires_at").notNull(),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [index("console_sessions_workspace").on(t.workspaceId)],
+);
+
+/**
+ * Requests per key per UTC day, counted in memory (src/storage/usageCounter.ts) and added here
+ * in batches: `refused` counts the requests the key's rate limit turned away.
+ */
+export const keyUsageDaily = sqliteTable(
+  "key_usage_daily",
+  {
+    keyId: text("key_id").notNull().references(() => apiKeys.id),
+    /** UTC day, YYYY-MM-DD. */
+    day: text("day").notNull(),
+    requests: integer("requests").notNull().default(0),
+    refused: integer("refused").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+);

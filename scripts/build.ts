@@ -4,8 +4,9 @@
  *
  * What the executable carries: the whole app and its dependencies; the migrations (text
  * imports in db/migrations.ts); the demo generator with canada.json and carriers.json
- * (JSON imports); the widget bundle (the virtual module "embedded:widget.js" below, which
- * scripts/binaryEntry.ts registers in src/adapters/static/embeddedAssets.ts).
+ * (JSON imports); the widget and console bundles (the virtual modules "embedded:widget.js"
+ * and "embedded:console.js" below, which scripts/binaryEntry.ts registers in
+ * src/adapters/static/embeddedAssets.ts).
  *
  * Choices:
  * - bytecode: JavaScriptCore parses the app at build time instead of at every start.
@@ -16,7 +17,7 @@ import { statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { BunPlugin } from "bun";
-import { buildWidget, WIDGET_BUDGET_GZIP_BYTES } from "./build-widget.ts";
+import { buildConsole, buildWidget, CONSOLE_BUDGET_GZIP_BYTES, WIDGET_BUDGET_GZIP_BYTES } from "./build-widget.ts";
 
 const ROOT = join(import.meta.dir, "..");
 export const BINARY_PATH = join(ROOT, "dist/broker-directory");
@@ -36,6 +37,10 @@ export async function buildBinary(outfile = BINARY_PATH): Promise<BuildResult> {
     throw new Error(`the widget bundle is ${widget.gzipBytes} bytes gzipped, over its ${WIDGET_BUDGET_GZIP_BYTES} byte budget`);
   }
   await Bun.write(join(ROOT, "dist/widget.js"), widget.code);
+  const consoleBundle = await buildConsole();
+  if (consoleBundle.gzipBytes > CONSOLE_BUDGET_GZIP_BYTES) {
+    throw new Error(`the console bundle is ${consoleBundle.gzipBytes} bytes gzipped, over its ${CONSOLE_BUDGET_GZIP_BYTES} byte budget`);
+  }
 
   const result = await Bun.build({
     entrypoints: [join(ROOT, "scripts/binaryEntry.ts")],
@@ -45,7 +50,7 @@ export async function buildBinary(outfile = BINARY_PATH): Promise<BuildResult> {
     bytecode: true,
     format: "esm",
     compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
-    plugins: [embeddedModule("embedded:widget.js", widget.code)],
+    plugins: [embeddedModule("embedded:widget.js", widget.code), embeddedModule("embedded:console.js", consoleBundle.code)],
   });
   if (!result.success) {
     throw new AggregateError(result.logs, `compile failed:\n${result.logs.map(String).join("\n")}`);

@@ -4,3 +4,9 @@ declare module "embedded:widget.js" {
   const code: string;
   export default code;
 }
+
+declare module "embedded:console.js" {
+  /** The minified workspace console bundle, as served at /console/console.js. */
+  const code: string;
+  export default code;
+}

@@ -33,6 +33,9 @@ export interface RunningApp {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** How often the in-memory usage counts are written to key_usage_daily. */
+const USAGE_FLUSH_MS = 60_000;
+
 /** Opens and migrates the database, loads demo data if asked, and starts serving. */
 export function startApp(options: AppOptions): RunningApp {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
@@ -58,6 +61,9 @@ export function startApp(options: AppOptions): RunningApp {
     if (options.publicUrl) origins.push(new URL(options.publicUrl).origin);
     demoPageKey = createDemoPageKey(services, origins);
   }
+  // Usage counts live in memory between flushes; a crash loses at most this much of them.
+  const usageFlush = setInterval(() => services.usage.flush(), USAGE_FLUSH_MS);
+  usageFlush.unref();
   // Off the start-up path: the server answers /healthz at once, and searches find the index built.
   setTimeout(() => {
     try {
@@ -84,6 +90,8 @@ export function startApp(options: AppOptions): RunningApp {
         log.warn("shutdown grace period over: closing the connections still open", { graceMs });
         await server.stop(true);
       }
+      clearInterval(usageFlush);
+      services.usage.flush();
       closeDatabase(db, log);
     },
   };

@@ -11,6 +11,7 @@ import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/do
 import { createOpenApiSource } from "./adapters/openapi/openApiEndpoint.ts";
 import { createTrpcHandler, TRPC_ENDPOINT } from "./adapters/trpc/trpcHandler.ts";
 import { createMcpHandler } from "./adapters/mcp/mcpHandler.ts";
+import { createConsoleHandler } from "./adapters/console/consoleHandler.ts";
 import { HttpMetrics } from "./ops/httpMetrics.ts";
 import { createMetricsEndpoint } from "./ops/metricsEndpoint.ts";
 import { checkReadiness } from "./ops/readiness.ts";
@@ -47,6 +48,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
   let serveWidget: Promise<(request: Request) => Response> | undefined;
   let serveDemo: ((request: Request) => Response) | undefined;
   const handleTrpc = createTrpcHandler(services);
+  const handleConsole = createConsoleHandler(services, { publicUrl: options.publicUrl });
   const handleMcp = createMcpHandler(services, { allowedOrigins: options.mcpAllowedOrigins ?? [], boundHostname: options.hostname });
   const metrics = new HttpMetrics();
   const serveMetrics = createMetricsEndpoint({ metrics, db: services.db, token: options.metricsToken });
@@ -69,6 +71,9 @@ export function startServer(services: Services, options: ServerOptions): Server<
       // Advertising OAuth we do not run would send MCP clients into a flow that cannot succeed.
       info.route = "/.well-known/oauth-*";
       return errorResponse(404, "This server does not use OAuth: send an API key as 'Authorization: Bearer brk_…'.");
+    }
+    if (path === "/console" || path.startsWith("/console/")) {
+      return handleConsole(request, url, info, server.requestIP(request)?.address ?? "unknown");
     }
     if (path === "/widget.js") {
       info.route = path;

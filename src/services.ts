@@ -3,11 +3,15 @@ import { InMemoryRateLimiter } from "./auth/rateLimiter.ts";
 import type { Logger } from "./log.ts";
 import { BrokerStore } from "./storage/brokerStore.ts";
 import { CarrierStore } from "./storage/carrierStore.ts";
+import { ConsoleLinkStore } from "./storage/consoleLinkStore.ts";
+import { ConsoleSessionStore } from "./storage/consoleSessionStore.ts";
 import type { DirectoryDb } from "./storage/database.ts";
 import { DirectoryVersion } from "./storage/directoryVersion.ts";
 import { KeyStore } from "./storage/keyStore.ts";
+import { KeyUsageStore } from "./storage/keyUsageStore.ts";
 import { LeadStore } from "./storage/leadStore.ts";
 import { QuoteStore } from "./storage/quoteStore.ts";
+import { UsageCounter } from "./storage/usageCounter.ts";
 
 /** Everything procedures and adapters need, built once per process and shared by requests. */
 export interface Services {
@@ -17,6 +21,11 @@ export interface Services {
   carriers: CarrierStore;
   quotes: QuoteStore;
   leads: LeadStore;
+  /** Requests per key per day: counted in memory on the request path, flushed to keyUsage. */
+  usage: UsageCounter;
+  keyUsage: KeyUsageStore;
+  consoleLinks: ConsoleLinkStore;
+  consoleSessions: ConsoleSessionStore;
   rateLimiter: RateLimiter;
   log: Logger;
   /** Milliseconds since the epoch; injected so tests can move time. */
@@ -26,6 +35,10 @@ export interface Services {
 export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<Services> = {}): Services {
   // One version for every directory cache, so a request reads it once whichever store asks.
   const directoryVersion = new DirectoryVersion(db);
+  const keyUsage = new KeyUsageStore(db);
+  const usage = new UsageCounter(keyUsage, (error) =>
+    log.warn("usage counts not written; kept for the next flush", { error: error instanceof Error ? error.message : String(error) }),
+  );
   return {
     db,
     brokers: new BrokerStore(db, directoryVersion),
@@ -33,6 +46,10 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     carriers: new CarrierStore(db, directoryVersion),
     quotes: new QuoteStore(db),
     leads: new LeadStore(db),
+    usage,
+    keyUsage,
+    consoleLinks: new ConsoleLinkStore(db),
+    consoleSessions: new ConsoleSessionStore(db),
     rateLimiter: new InMemoryRateLimiter(),
     log,
     now: Date.now,

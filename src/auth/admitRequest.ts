@@ -3,9 +3,10 @@ import { hashApiKey, looksLikeApiKey } from "./apiKeyFormat.ts";
 import type { RateDecision, RateLimiter } from "./rateLimiter.ts";
 import { EMBED_SCOPES, type Scope } from "./scopes.ts";
 import type { KeyStore } from "../storage/keyStore.ts";
+import type { UsageCounter } from "../storage/usageCounter.ts";
 
-/** Which door a request came through; embed keys may only use the embed one. */
-export type Surface = "rest" | "embed" | "mcp" | "trpc";
+/** Which door a request came through; embed keys may only use the embed one. The console admits by session, not here. */
+export type Surface = "rest" | "embed" | "mcp" | "trpc" | "console";
 
 export interface Principal {
   keyId: string;
@@ -22,6 +23,8 @@ export type Admission =
 export interface AdmissionDeps {
   keys: KeyStore;
   rateLimiter: RateLimiter;
+  /** Counts each key's admitted and rate-refused requests per day (O(1), in memory). */
+  usage?: Pick<UsageCounter, "record">;
   now: () => number;
 }
 
@@ -78,6 +81,7 @@ export async function admitRequest(deps: AdmissionDeps, credentials: RequestCred
   }
 
   const rate = await deps.rateLimiter.consume(stored.id, stored.rateLimitPerMinute, now);
+  deps.usage?.record(stored.id, now, rate.allowed);
   if (!rate.allowed) {
     return reject(
       "TOO_MANY_REQUESTS",

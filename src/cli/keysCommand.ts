@@ -1,3 +1,4 @@
+import { keyStatus } from "../auth/keyStatus.ts";
 import { SCOPES, scopeSchema, type Scope } from "../auth/scopes.ts";
 import { parseDuration } from "../domain/duration.ts";
 import { normalizeOrigin } from "../domain/origin.ts";
@@ -15,7 +16,8 @@ export const KEYS_HELP = `Usage:
 All take --db PATH (default DATABASE_PATH or ./data/broker-directory.db).
 
 create   Makes a key and prints it once; only its SHA-256 hash is stored.
-         --scopes      comma-separated, from: ${SCOPES.join(", ")} (default: all)
+         --scopes      comma-separated, from: ${SCOPES.join(", ")} (default: all but keys:manage,
+                       which is only ever granted by name)
          --rate-limit  requests per minute, 1 to 1,000,000 (default 100)
          --expires-in  a duration: 90m, 12h, 30d, 2w, 1y (default: never)
          --origins     browser origins; makes a browser-safe embed key that works only on
@@ -137,7 +139,7 @@ function parseOrigins(text: string | undefined): string[] | undefined {
 }
 
 function describe(k: KeyListing, now: number) {
-  const status = k.revokedAt !== null ? "revoked" : k.expiresAt !== null && k.expiresAt <= now ? "expired" : "active";
+  const status = keyStatus(k, now);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: k.id,

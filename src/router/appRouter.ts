@@ -5,6 +5,14 @@ import { embedBrokers } from "./embed/embedBrokers.ts";
 import { embedReviews } from "./embed/embedReviews.ts";
 import { createLead } from "./leads/createLead.ts";
 import { listLeads } from "./leads/listLeads.ts";
+import { exportLeads } from "./leads/exportLeads.ts";
+import { getLead } from "./leads/getLead.ts";
+import { updateLead } from "./leads/updateLead.ts";
+import { createKey } from "./keys/createKey.ts";
+import { listKeys } from "./keys/listKeys.ts";
+import { revokeKey } from "./keys/revokeKey.ts";
+import { rollKey } from "./keys/rollKey.ts";
+import { keyUsage } from "./usage/keyUsage.ts";
 import { comparePolicies } from "./policies/comparePolicies.ts";
 import { createQuote } from "./quotes/createQuote.ts";
 import { getQuote } from "./quotes/getQuote.ts";
@@ -30,6 +38,16 @@ export const appRouter = router({
   leads: router({
     create: createLead,
     list: listLeads,
+    get: getLead,
+    update: updateLead,
+    export: exportLeads,
+  }),
+  keys: router({
+    list: listKeys,
+    create: createKey,
+    revoke: revokeKey,
+    roll: rollKey,
+    usage: keyUsage,
   }),
   carriers: router({
     list: listCarriers,

@@ -1,11 +1,12 @@
-import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { apiKeys, workspaces } from "../../db/schema.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../auth/apiKeyFormat.ts";
-import { SCOPES, type Scope } from "../auth/scopes.ts";
+import { DEFAULT_SCOPES, type Scope } from "../auth/scopes.ts";
 import type { DirectoryDb } from "./database.ts";
 
 export type StoredKey = typeof apiKeys.$inferSelect;
 export type KeyListing = Omit<StoredKey, "hash"> & { workspaceName: string };
+export type Workspace = typeof workspaces.$inferSelect;
 
 export interface NewKey {
   workspace: string;
@@ -43,15 +44,19 @@ export class KeyStore {
 
   /** Creates the key (and its workspace if new); returns the only copy of the full key. */
   create(input: NewKey, now: number): { key: string; record: KeyListing } {
+    return this.createIn(this.ensureWorkspace(input.workspace, now), input, now);
+  }
+
+  /** Creates a key in a workspace known to exist (the console and the keys procedures). */
+  createIn(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): { key: string; record: KeyListing } {
     const key = generateApiKey();
-    const workspace = this.ensureWorkspace(input.workspace, now);
     const record: StoredKey = {
       id: `key_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
       workspaceId: workspace.id,
       name: input.name ?? "default",
       displayPrefix: displayPrefix(key),
       hash: hashApiKey(key),
-      scopes: input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [...SCOPES],
+      scopes: input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [...DEFAULT_SCOPES],
       rateLimitPerMinute: input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT,
       origins: input.origins && input.origins.length > 0 ? input.origins : null,
       expiresAt: input.expiresAt ?? null,
@@ -77,6 +82,10 @@ export class KeyStore {
   }
 
   list(): KeyListing[] {
+    return this.listing().orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).all();
+  }
+
+  private listing() {
     return this.db
       .select({
         id: apiKeys.id,
@@ -94,8 +103,7 @@ export class KeyStore {
       })
       .from(apiKeys)
       .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-      .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id))
-      .all();
+      .$dynamic();
   }
 
   /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
@@ -121,11 +129,39 @@ export class KeyStore {
       .run();
   }
 
+  workspaceById(id: string): Workspace | undefined {
+    return this.db.select().from(workspaces).where(eq(workspaces.id, id)).get();
+  }
+
+  workspaceByName(name: string): Workspace | undefined {
+    return this.db.select().from(workspaces).where(eq(workspaces.name, name)).get();
+  }
+
+  /** One workspace's keys, newest first, without hashes. */
+  listIn(workspaceId: string): KeyListing[] {
+    return this.listing().where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
+  }
+
+  /** A key of this workspace (another workspace's key is not found, like an unknown id). */
+  findIn(id: string, workspaceId: string): KeyListing | undefined {
+    return this.listing().where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId))).get();
+  }
+
+  /** Sets a live key to stop at `at` (a roll's grace period); an earlier expiry is kept. */
+  expireBy(id: string, at: number): void {
+    this.db
+      .update(apiKeys)
+      .set({ expiresAt: sql`min(coalesce(${apiKeys.expiresAt}, ${at}), ${at})` })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .run();
+  }
+
   count(): number {
     return this.db.select({ n: sql<number>`count(*)` }).from(apiKeys).get()?.n ?? 0;
   }
 
-  private ensureWorkspace(name: string, now: number) {
+  /** The workspace of this name, made if it does not exist yet. */
+  ensureWorkspace(name: string, now: number): Workspace {
     const existing = this.db.select().from(workspaces).where(eq(workspaces.name, name)).get();
     if (existing) return existing;
     const workspace = { id: `ws_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, name, createdAt: now };

@@ -51,7 +51,7 @@ test("every route of the REST table is documented with its method, scope and pat
     expect(documented.every((p) => p.required)).toBe(true);
     if (route.body) expect(operation!.requestBody?.content["application/json"]?.schema).toBeDefined();
     const success = operation!.responses[String(route.status ?? 200)];
-    expect(success?.content?.["application/json"]?.schema).toBeDefined();
+    expect(success?.content?.[route.envelope === "csv" ? "text/csv" : "application/json"]?.schema).toBeDefined();
   }
   const documentedCount = Object.values(document.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
   expect(documentedCount).toBe(restRoutes.length);

@@ -147,11 +147,14 @@ function operationFor(route: RestRoute, operationId: string, schemas: Record<str
       [status]: {
         description: route.summary,
         headers: RATE_HEADERS,
-        content: {
-          "application/json": {
-            schema: route.envelope === "data" ? { type: "object", required: ["data"], properties: { data: output } } : output,
-          },
-        },
+        content:
+          route.envelope === "csv"
+            ? { "text/csv": { schema: { type: "string", description: "RFC 4180 CSV, UTF-8 with a byte-order mark" } } }
+            : {
+                "application/json": {
+                  schema: route.envelope === "data" ? { type: "object", required: ["data"], properties: { data: output } } : output,
+                },
+              },
       },
       ...Object.fromEntries(errors.sort().map((code) => [code, { $ref: `#/components/responses/Error${code}` }])),
     },

@@ -2,6 +2,7 @@ import { admitRequest } from "../../auth/admitRequest.ts";
 import { createCaller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
 import { toPublicError } from "../errorVocabulary.ts";
+import { csvResponse } from "../http/csvResponse.ts";
 import { errorResponse, jsonText } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
@@ -87,6 +88,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       });
       const body = route.body ? await readJsonBody(request) : undefined;
       const result = await route.call(caller, { params: match.params, query: queryObject(url), body, request });
+      if (route.envelope === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], headers);
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
       if (cacheKey !== undefined) responses.set(cacheKey, version, text);
       return jsonText(text, route.status ?? 200, headers);

@@ -3,6 +3,7 @@ import type { Surface } from "../../auth/admitRequest.ts";
 import type { Scope } from "../../auth/scopes.ts";
 import type { Caller } from "../../router/appRouter.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
+import { withPathParams } from "../http/withPathParams.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -35,8 +36,8 @@ export interface RestRouteSpec {
    * adapter may keep it until the directory version moves. Only for GET routes.
    */
   directoryRead?: boolean;
-  /** How the procedure's result becomes the response body: as it is, or inside `{ data }`. */
-  envelope: "as-is" | "data";
+  /** How the procedure's result becomes the response body: as it is, inside `{ data }`, or a CSV file ({filename, csv}). */
+  envelope: "as-is" | "data" | "csv";
 }
 
 /** A wired route: the row plus what its procedure declares. */
@@ -61,7 +62,8 @@ export function restRoute(spec: RestRouteSpec): RestRoute {
     input: facts.input,
     output: facts.output,
     call: (caller, { params, query, body }) => {
-      if (spec.body) return callProcedure(caller, spec.procedure, body);
+      // Path parameters (a lead's id in PATCH /leads/:leadId) join the body's fields.
+      if (spec.body) return callProcedure(caller, spec.procedure, withPathParams(body, params));
       const taken = Object.fromEntries(Object.entries(query).filter(([name]) => !hidden.has(name)));
       return callProcedure(caller, spec.procedure, { ...taken, ...params });
     },

@@ -6,7 +6,7 @@
  * the widget is then bundled from widget/ on first use and kept, so dev needs no prior
  * build and always serves the current source.
  */
-export type EmbeddedAssetName = "widget.js";
+export type EmbeddedAssetName = "widget.js" | "console.js";
 
 const registered = new Map<EmbeddedAssetName, string>();
 
@@ -23,26 +23,39 @@ export function runningFromBinary(): boolean {
   return registered.has("widget.js");
 }
 
-let widgetBuild: Promise<string> | undefined;
+const builds = new Map<EmbeddedAssetName, Promise<string>>();
 
 /**
- * The widget bundle's code: the embedded copy in the binary, else a build of widget/ made
- * once per process. A failed dev build is not kept, so fixing the source and reloading works.
+ * A bundle's code: the embedded copy in the binary, else a build from source made once per
+ * process. A failed dev build is not kept, so fixing the source and reloading works.
  */
-export function widgetCode(): Promise<string> {
-  const embedded = registered.get("widget.js");
+function bundleCode(name: EmbeddedAssetName, build: () => Promise<string>): Promise<string> {
+  const embedded = registered.get(name);
   if (embedded !== undefined) return Promise.resolve(embedded);
-  widgetBuild ??= buildWidgetFromSource().catch((error: unknown) => {
-    widgetBuild = undefined;
-    throw error;
-  });
-  return widgetBuild;
+  let building = builds.get(name);
+  if (!building) {
+    building = build().catch((error: unknown) => {
+      builds.delete(name);
+      throw error;
+    });
+    builds.set(name, building);
+  }
+  return building;
 }
 
-async function buildWidgetFromSource(): Promise<string> {
+/** The widget bundle (widget/index.ts), as served at /widget.js. */
+export function widgetCode(): Promise<string> {
+  return bundleCode("widget.js", async () => (await builder()).buildWidget().then((b) => b.code));
+}
+
+/** The console bundle (widget/console/index.ts), as served at /console/console.js. */
+export function consoleCode(): Promise<string> {
+  return bundleCode("console.js", async () => (await builder()).buildConsole().then((b) => b.code));
+}
+
+async function builder(): Promise<typeof import("../../../scripts/build-widget.ts")> {
   // A computed specifier keeps the bundler from pulling the widget toolchain (Bun.build,
   // widget/, lit sources) into the executable, which never takes this path.
   const builderPath = new URL("../../../scripts/build-widget.ts", import.meta.url).href;
-  const builder = (await import(builderPath)) as typeof import("../../../scripts/build-widget.ts");
-  return (await builder.buildWidget()).code;
+  return (await import(builderPath)) as typeof import("../../../scripts/build-widget.ts");
 }

@@ -4,27 +4,30 @@ import { gzipSync } from "bun";
  * GET /widget.js: the widget bundle, public (no key: the key travels in the partner's
  * markup and is checked by the embed API, not here), cacheable for five minutes and
  * revalidated by a strong ETag, readable from any origin, gzipped when the client accepts it.
+ * The console's bundle is served the same way, but for its own origin only (`sameOriginOnly`).
  */
-export function widgetAssetHandler(code: string): (request: Request) => Response {
+export function widgetAssetHandler(code: string, options: { path?: string; sameOriginOnly?: boolean } = {}): (request: Request) => Response {
   const identity = new TextEncoder().encode(code);
   const gzipped = gzipSync(identity, { level: 9 });
   const hash = new Bun.CryptoHasher("sha256").update(identity).digest("base64url").slice(0, 32);
   // One strong validator per representation, as the two bodies differ byte for byte.
   const etags = { identity: `"${hash}"`, gzip: `"${hash}-gz"` };
 
-  const baseHeaders = {
-    "Content-Type": "text/javascript; charset=utf-8",
-    "Cache-Control": "public, max-age=300",
-    "Access-Control-Allow-Origin": "*",
-    // Lets pages that isolate themselves (COEP) still load the script.
-    "Cross-Origin-Resource-Policy": "cross-origin",
-    "X-Content-Type-Options": "nosniff",
-    Vary: "Accept-Encoding",
-  };
+  const baseHeaders: Record<string, string> = options.sameOriginOnly
+    ? { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache", "Cross-Origin-Resource-Policy": "same-origin", "X-Content-Type-Options": "nosniff", Vary: "Accept-Encoding" }
+    : {
+        "Content-Type": "text/javascript; charset=utf-8",
+        "Cache-Control": "public, max-age=300",
+        "Access-Control-Allow-Origin": "*",
+        // Lets pages that isolate themselves (COEP) still load the script.
+        "Cross-Origin-Resource-Policy": "cross-origin",
+        "X-Content-Type-Options": "nosniff",
+        Vary: "Accept-Encoding",
+      };
 
   return (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
-      return new Response(JSON.stringify({ error: "Use GET for /widget.js." }), {
+      return new Response(JSON.stringify({ error: `Use GET for ${options.path ?? "/widget.js"}.` }), {
         status: 405,
         headers: { "Content-Type": "application/json; charset=utf-8", Allow: "GET, HEAD" },
       });

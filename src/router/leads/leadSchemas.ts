@@ -12,7 +12,7 @@ export const MAX_NOTES_LENGTH = 2_000;
 const linesByFoldedName = new Map(INSURANCE_LINES.map((line) => [foldText(line), line]));
 
 /** A lead may be about any line the directory knows, quoted or not ("Commercial", "Pet"…). */
-const leadInsuranceType = z
+export const leadInsuranceType = z
   .string({ error: requiredOr(`must be text: one of ${INSURANCE_LINES.join(", ")}`) })
   .max(60, { error: `must be one of ${INSURANCE_LINES.join(", ")}` })
   .transform((value, ctx) => {
@@ -40,7 +40,7 @@ const phone = z
   .describe("North American phone number in any common format: (416) 555-0199, 416.555.0199, +1 416 555 0199; stored as E.164 +14165550199");
 
 /** Optional text: null and "" mean absent. */
-const optionalText = <T extends z.ZodType<string | undefined>>(schema: T) =>
+export const optionalText = <T extends z.ZodType<string | undefined>>(schema: T) =>
   z.preprocess((value) => (value === null || (typeof value === "string" && value.trim() === "") ? undefined : value), schema.optional());
 
 export const createLeadInput = z.strictObject({
@@ -70,7 +70,8 @@ export const createLeadInput = z.strictObject({
 export type CreateLeadInput = z.infer<typeof createLeadInput>;
 
 export const LEAD_SOURCES = ["rest", "embed", "mcp"] as const;
-export const LEAD_STATUSES = ["new"] as const;
+/** A lead's life in the CRM: new when created, then contacted → quoted → won or lost. */
+export const LEAD_STATUSES = ["new", "contacted", "quoted", "won", "lost"] as const;
 
 export const leadSchema = z.object({
   id: z.string().describe("Lead id, ld_…"),
@@ -82,7 +83,7 @@ export const leadSchema = z.object({
   brokerSlug: z.string().nullable(),
   quoteId: z.string().nullable(),
   source: z.enum(LEAD_SOURCES).describe("Which API created it: rest (also tRPC), embed (widget) or mcp"),
-  status: z.enum(LEAD_STATUSES).describe("Always new when created"),
+  status: z.enum(LEAD_STATUSES).describe("new when created; then contacted, quoted, won or lost (see the lead's history)"),
   createdAt: z.string().describe("ISO 8601 UTC with milliseconds"),
 });
 export type LeadView = z.infer<typeof leadSchema>;

@@ -17,7 +17,7 @@ export const QUOTE_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Where a quote or lead came from, as stored. tRPC is the same server-side API as REST. */
 export function sourceOf(surface: Surface): "rest" | "embed" | "mcp" {
-  return surface === "trpc" ? "rest" : surface;
+  return surface === "trpc" || surface === "console" ? "rest" : surface;
 }
 
 // The detail schemas depend on the year (vehicleYear ≤ next year): built once per year.

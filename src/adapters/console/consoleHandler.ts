@@ -1,0 +1,166 @@
+import { AttemptThrottle } from "../../auth/attemptThrottle.ts";
+import type { Principal } from "../../auth/admitRequest.ts";
+import { csrfTokenFor, looksLikeSecret, sameSecret } from "../../auth/consoleSecrets.ts";
+import { SCOPES } from "../../auth/scopes.ts";
+import { createCaller } from "../../router/appRouter.ts";
+import type { Services } from "../../services.ts";
+import type { ConsoleSession } from "../../storage/consoleSessionStore.ts";
+import { toPublicError } from "../errorVocabulary.ts";
+import { csvResponse } from "../http/csvResponse.ts";
+import { errorResponse, jsonResponse } from "../http/json.ts";
+import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
+import { readJsonBody } from "../http/readJsonBody.ts";
+import type { RequestInfo } from "../http/requestInfo.ts";
+import { compilePaths, matchPath } from "../rest/pathMatcher.ts";
+import { consoleScriptHandler } from "./consoleScript.ts";
+import { withConsoleHeaders } from "./consoleHeaders.ts";
+import { badLinkPage, htmlResponse, pageLanguage, shellPage, signInHelpPage, tooManyAttemptsPage } from "./consolePages.ts";
+import { consoleRoutes } from "./consoleRoutes.ts";
+import { clearedSessionCookie, sessionCookie, sessionSecretOf } from "./sessionCookie.ts";
+
+/** Bad sign-in links allowed per client address in 15 minutes, before it must wait. */
+const SIGN_IN_FAILURES = 10;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
+/** Console API calls per session per minute (the console is a person clicking). */
+const SESSION_RATE_LIMIT = 600;
+
+export interface ConsoleOptions {
+  /** PUBLIC_URL: https there makes the session cookie Secure. */
+  publicUrl?: string;
+}
+
+/**
+ * /console: the workspace console. Pages and its script, the one-time sign-in, and a JSON API
+ * that calls the same procedures as REST with a principal for the session's workspace. Every
+ * change needs the session's CSRF token (X-CSRF-Token) and this origin (Origin).
+ */
+export function createConsoleHandler(services: Services, options: ConsoleOptions = {}) {
+  const secureCookies = options.publicUrl?.startsWith("https:") ?? false;
+  const api = compilePaths(consoleRoutes.map((route) => ({ path: route.path, value: route })));
+  const signInFailures = new AttemptThrottle(SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS);
+  const serveScript = consoleScriptHandler();
+
+  return async function handleConsole(request: Request, url: URL, info: RequestInfo, clientAddress: string): Promise<Response> {
+    return withConsoleHeaders(await route(request, url, info, clientAddress));
+  };
+
+  async function route(request: Request, url: URL, info: RequestInfo, clientAddress: string): Promise<Response> {
+    const path = url.pathname;
+    if (path === "/console/console.js") {
+      info.route = path;
+      return serveScript(request);
+    }
+    if (path === "/console/sign-in") {
+      info.route = path;
+      return signIn(request, url, clientAddress);
+    }
+    if (path.startsWith("/console/api/")) return callApi(request, url, info);
+    info.route = "/console/*";
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      return errorResponse(405, `${request.method} is not allowed on console pages; use GET.`, { Allow: "GET, HEAD" });
+    }
+    const lang = pageLanguage(request);
+    const session = currentSession(request);
+    // Without a session: how to get a link, and nothing of any workspace.
+    return session ? htmlResponse(shellPage(lang)) : htmlResponse(signInHelpPage(lang), 401);
+  }
+
+  function currentSession(request: Request): (ConsoleSession & { secret: string }) | undefined {
+    const secret = sessionSecretOf(request);
+    if (!secret) return undefined;
+    const session = services.consoleSessions.resolve(secret, services.now());
+    return session && { ...session, secret };
+  }
+
+  function signIn(request: Request, url: URL, clientAddress: string): Response {
+    const lang = pageLanguage(request);
+    if (request.method !== "GET") return errorResponse(405, "Open the sign-in link with GET.", { Allow: "GET" });
+    const now = services.now();
+    const wait = signInFailures.retryAfterSeconds(clientAddress, now);
+    if (wait > 0) return htmlResponse(tooManyAttemptsPage(lang, wait), 429, { "Retry-After": String(wait) });
+    const token = url.searchParams.get("token") ?? "";
+    const workspaceId = looksLikeSecret(token) ? services.consoleLinks.redeem(token, now) : undefined;
+    if (!workspaceId) {
+      signInFailures.recordFailure(clientAddress, now);
+      // The address, never the token: a log reader must not be able to use a live link.
+      services.log.warn("console sign-in refused: unknown, used or expired link", { address: clientAddress });
+      return htmlResponse(badLinkPage(lang), 401);
+    }
+    // A fresh id at every sign-in; a session the browser already had is ended, not reused.
+    const previous = sessionSecretOf(request);
+    if (previous) services.consoleSessions.end(previous, now);
+    const secret = services.consoleSessions.start(workspaceId, now);
+    services.log.info("console sign-in", { workspaceId });
+    return new Response(null, { status: 303, headers: { Location: "/console/keys", "Set-Cookie": sessionCookie(secret, secureCookies) } });
+  }
+
+  async function callApi(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+    const own = SESSION_PATHS.has(url.pathname);
+    const matches = own ? [] : matchPath(api, url.pathname);
+    info.route = own ? url.pathname : (matches[0]?.value.path ?? "/console/api/(unknown)");
+    const session = currentSession(request);
+    if (!session) return errorResponse(401, "Not signed in, or the session ended. Open a new sign-in link from 'broker-directory console-link'.");
+    info.keyId = "console";
+    const now = services.now();
+    const rate = await services.rateLimiter.consume(`console:${session.idHash}`, SESSION_RATE_LIMIT, now);
+    const headers = rateLimitHeaders(rate);
+    if (!rate.allowed) return errorResponse(429, `Too many console requests. Retry in ${rate.resetSeconds} s.`, headers);
+
+    const changing = request.method !== "GET" && request.method !== "HEAD";
+    if (changing) {
+      const refusal = csrfRefusal(request, session.secret, new URL(info.baseUrl).origin);
+      if (refusal) return errorResponse(403, refusal, headers);
+    }
+    if (url.pathname === "/console/api/session") {
+      if (request.method !== "GET") return errorResponse(405, "Use GET.", { ...headers, Allow: "GET" });
+      const workspace = services.keys.workspaceById(session.workspaceId);
+      return jsonResponse(
+        { data: { workspace: { id: session.workspaceId, name: workspace?.name ?? "" }, csrfToken: csrfTokenFor(session.secret), endsAt: new Date(session.endsAt).toISOString() } },
+        200,
+        headers,
+      );
+    }
+    if (url.pathname === "/console/api/sign-out") {
+      if (request.method !== "POST") return errorResponse(405, "Use POST.", { ...headers, Allow: "POST" });
+      services.consoleSessions.end(session.secret, now);
+      return jsonResponse({ data: { signedOut: true } }, 200, { ...headers, "Set-Cookie": clearedSessionCookie(secureCookies) });
+    }
+
+    if (matches.length === 0) return errorResponse(404, `No such console endpoint: ${url.pathname.slice(0, 200)}.`, headers);
+    const match = matches.find((m) => m.value.method === request.method);
+    if (!match) {
+      const allowed = [...new Set(matches.map((m) => m.value.method))].join(", ");
+      return errorResponse(405, `${request.method} is not allowed here; use ${allowed}.`, { ...headers, Allow: allowed });
+    }
+    const principal: Principal = { keyId: "console", workspaceId: session.workspaceId, scopes: new Set(SCOPES), origins: null };
+    try {
+      const caller = createCaller({ services, principal, surface: "console", requestId: info.requestId, baseUrl: info.baseUrl });
+      const body = match.value.body ? await readJsonBody(request) : undefined;
+      const result = await match.value.call(caller, { params: match.params, query: Object.fromEntries(url.searchParams), body });
+      if (match.value.answer === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], headers);
+      return jsonResponse({ data: result }, match.value.status ?? 200, headers);
+    } catch (error) {
+      const failure = toPublicError(error);
+      if (failure.internal) {
+        services.log.error("procedure failed", { requestId: info.requestId, route: info.route, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      }
+      return errorResponse(failure.status, failure.message, headers, failure.issues);
+    }
+  }
+}
+
+/** The session's own endpoints, beside the procedure routes. */
+const SESSION_PATHS = new Set(["/console/api/session", "/console/api/sign-out"]);
+
+/**
+ * Why a state-changing request is refused, or undefined when it carries this session's token
+ * and comes from this origin. Both: the token stops forged requests from other sites, the
+ * Origin check stops a page of ours that was tricked into sending one from elsewhere.
+ */
+function csrfRefusal(request: Request, secret: string, ownOrigin: string): string | undefined {
+  const origin = request.headers.get("origin");
+  if (origin !== ownOrigin) return `Refused: a console change must come from ${ownOrigin} (Origin was ${origin ? JSON.stringify(origin.slice(0, 100)) : "absent"}).`;
+  const token = request.headers.get("x-csrf-token") ?? "";
+  if (!sameSecret(token, csrfTokenFor(secret))) return "Refused: missing or wrong X-CSRF-Token. Reload the console and try again.";
+  return undefined;
+}

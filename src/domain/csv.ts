@@ -1,0 +1,22 @@
+/**
+ * CSV for spreadsheets (RFC 4180): comma-separated, CRLF line ends, every field quoted with
+ * inner quotes doubled, and a UTF-8 byte-order mark first so Excel reads accents right.
+ *
+ * Formula injection: a spreadsheet runs a cell that starts with = + - or @ (and, in some, a
+ * tab or carriage return before them) as a formula. Such cells get a leading apostrophe,
+ * which spreadsheets show as text; the value is otherwise kept as it was.
+ */
+export const UTF8_BOM = "\uFEFF";
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+export function csvCell(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '""';
+  const text = typeof value === "number" ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+export function csvDocument(header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): string {
+  const lines = [header, ...rows].map((row) => row.map(csvCell).join(","));
+  return UTF8_BOM + lines.join("\r\n") + "\r\n";
+}

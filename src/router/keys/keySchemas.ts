@@ -1,0 +1,87 @@
+import { z } from "zod";
+import { EMBED_SCOPES, scopeSchema } from "../../auth/scopes.ts";
+import { normalizeOrigin } from "../../domain/origin.ts";
+import { wholeNumberParam } from "../../schemas/pagination.ts";
+import { objectExpected, requiredOr } from "../quotes/invalidInput.ts";
+
+export const MAX_KEY_RATE_LIMIT = 1_000_000;
+export const MAX_ORIGINS = 20;
+
+export const keyId = z
+  .string({ error: requiredOr("must be text: a key id such as key_0123456789abcdef") })
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .max(64, { error: "must be at most 64 characters" })
+  .describe("The key's id (key_…), as listed; never the key itself");
+
+const origin = z.string({ error: "must be text: an origin such as https://www.example.ca" }).transform((value, ctx) => {
+  const normalized = normalizeOrigin(value);
+  if (!normalized) {
+    ctx.addIssue({ code: "custom", message: `${JSON.stringify(value.slice(0, 100))} is not an origin: write scheme and host only, e.g. https://www.example.ca` });
+    return z.NEVER;
+  }
+  return normalized;
+});
+
+/** What a key is: its settings, never its secret. Shared by create, list, revoke and roll. */
+export const keySettingsInput = {
+  name: z
+    .string({ error: requiredOr("must be text: a name to recognise the key by") })
+    .trim()
+    .min(1, { error: "must not be empty: a name to recognise the key by" })
+    .max(100, { error: "must be at most 100 characters" })
+    .describe("A name to recognise the key by, e.g. 'blog widget'"),
+  scopes: z
+    .array(scopeSchema, { error: "must be a list of scopes" })
+    .min(1, { error: "must name at least one scope" })
+    .transform((scopes) => [...new Set(scopes)])
+    .describe("What the key may do; keys:manage only when named"),
+  rateLimitPerMinute: wholeNumberParam(1, MAX_KEY_RATE_LIMIT).optional().default(100).describe("Requests per minute (default 100)"),
+  expiresAt: z
+    .iso.datetime({ offset: true, error: "must be an ISO 8601 date and time, e.g. 2027-01-31T00:00:00Z" })
+    .nullish()
+    .describe("When the key stops working (ISO 8601); absent or null: never"),
+  origins: z
+    .array(origin, { error: "must be a list of origins" })
+    .max(MAX_ORIGINS, { error: `must list at most ${MAX_ORIGINS} origins` })
+    .nullish()
+    .describe("Browser origins; a non-empty list makes it an embed key that works only on /api/v1/embed/* from them"),
+};
+
+export const createKeyInput = z
+  .strictObject(keySettingsInput, { error: objectExpected("a JSON object {name, scopes, rateLimitPerMinute?, expiresAt?, origins?}") })
+  .superRefine((input, ctx) => {
+    if (input.origins && input.origins.length > 0) {
+      const outside = input.scopes.filter((s) => !EMBED_SCOPES.includes(s));
+      if (outside.length > 0) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["scopes"],
+          message: `an embed key (one with origins) can only hold ${EMBED_SCOPES.join(", ")}; remove ${outside.join(", ")}`,
+        });
+      }
+    }
+  });
+export type CreateKeyInput = z.infer<typeof createKeyInput>;
+
+export const keySchema = z.object({
+  id: z.string().describe("Key id, key_…"),
+  name: z.string(),
+  prefix: z.string().describe("The key's first characters (brk_ and six more), to recognise it"),
+  kind: z.enum(["server", "embed"]).describe("embed when it has origins"),
+  scopes: z.array(scopeSchema),
+  origins: z.array(z.string()).nullable(),
+  rateLimitPerMinute: z.number().int(),
+  status: z.enum(["active", "revoked", "expired"]),
+  createdAt: z.string().describe("ISO 8601 UTC"),
+  lastUsedAt: z.string().nullable().describe("ISO 8601 UTC, to the minute"),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type KeyView = z.infer<typeof keySchema>;
+
+/** The only answer that ever carries a full key: the one that made it. */
+export const createdKeySchema = z.object({
+  key: z.string().describe("The full key: shown this once, store it now"),
+  data: keySchema,
+});

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { scopedProcedure } from "../trpc.ts";
+import { keySchema } from "./keySchemas.ts";
+import { toKeyView } from "./keyView.ts";
+
+export const listKeysInput = z.object({});
+export const listKeysOutput = z.object({ data: z.array(keySchema).describe("The workspace's keys, newest first, revoked ones included") });
+
+/** The caller's workspace's keys (never their secrets, never another workspace's). */
+export const listKeys = scopedProcedure("keys:manage")
+  .input(listKeysInput)
+  .output(listKeysOutput)
+  .query(({ ctx }) => {
+    const now = ctx.services.now();
+    return { data: ctx.services.keys.listIn(ctx.principal.workspaceId).map((k) => toKeyView(k, now)) };
+  });

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { scopedProcedure } from "../trpc.ts";
+import { keyId, keySchema } from "./keySchemas.ts";
+import { toKeyView } from "./keyView.ts";
+import { workspaceKey } from "./workspaceKey.ts";
+
+export const revokeKeyInput = z.object({ keyId });
+export const revokeKeyOutput = keySchema;
+
+/** Revokes a key of the workspace at once (the next request with it is a 401); twice is fine. */
+export const revokeKey = scopedProcedure("keys:manage")
+  .input(revokeKeyInput)
+  .output(revokeKeyOutput)
+  .mutation(({ ctx, input }) => {
+    const { keys } = ctx.services;
+    const now = ctx.services.now();
+    workspaceKey(keys, input.keyId, ctx.principal.workspaceId);
+    keys.revoke(input.keyId, now);
+    return toKeyView(workspaceKey(keys, input.keyId, ctx.principal.workspaceId), now);
+  });

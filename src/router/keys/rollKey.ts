@@ -1,0 +1,55 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { keyStatus } from "../../auth/keyStatus.ts";
+import type { Scope } from "../../auth/scopes.ts";
+import { scopedProcedure } from "../trpc.ts";
+import { keyId, keySchema } from "./keySchemas.ts";
+import { toKeyView } from "./keyView.ts";
+import { assertCanGrant, workspaceKey } from "./workspaceKey.ts";
+
+/** How long the old key keeps working after a roll. */
+export const ROLL_GRACE_MS = { now: 0, "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000 } as const;
+const graces = Object.keys(ROLL_GRACE_MS) as (keyof typeof ROLL_GRACE_MS)[];
+
+export const rollKeyInput = z.object({
+  keyId,
+  grace: z
+    .enum(graces, { error: `must be one of ${graces.join(", ")}` })
+    .optional()
+    .default("24h")
+    .describe("How long the old key keeps working: now, 1h, 24h (default) or 7d"),
+});
+export const rollKeyOutput = z.object({
+  key: z.string().describe("The new full key: shown this once"),
+  data: keySchema.describe("The new key"),
+  previous: keySchema.describe("The old key, now revoked or expiring at the end of the grace period"),
+});
+
+/**
+ * Replaces a live key with a new one of the same settings (name, scopes, rate limit, origins,
+ * expiry). The old one is revoked at once for grace "now", else expires when the grace ends
+ * (an earlier expiry it already had is kept).
+ */
+export const rollKey = scopedProcedure("keys:manage")
+  .input(rollKeyInput)
+  .output(rollKeyOutput)
+  .mutation(({ ctx, input }) => {
+    const { keys } = ctx.services;
+    const now = ctx.services.now();
+    const old = workspaceKey(keys, input.keyId, ctx.principal.workspaceId);
+    if (keyStatus(old, now) !== "active") {
+      throw new TRPCError({ code: "CONFLICT", message: `This key is ${keyStatus(old, now)}: only an active key can be rolled. Create a new key instead.` });
+    }
+    assertCanGrant(ctx.principal.scopes, old.scopes);
+    const workspace = keys.workspaceById(old.workspaceId);
+    if (!workspace) throw new TRPCError({ code: "NOT_FOUND", message: "This workspace no longer exists." });
+    const grace = ROLL_GRACE_MS[input.grace];
+    const { key, record } = keys.createIn(
+      workspace,
+      { name: old.name, scopes: old.scopes as Scope[], rateLimitPerMinute: old.rateLimitPerMinute, expiresAt: old.expiresAt, origins: old.origins },
+      now,
+    );
+    if (grace === 0) keys.revoke(old.id, now);
+    else keys.expireBy(old.id, now + grace);
+    return { key, data: toKeyView(record, now), previous: toKeyView(workspaceKey(keys, old.id, old.workspaceId), now) };
+  });

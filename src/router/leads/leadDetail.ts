@@ -1,0 +1,54 @@
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import type { Services } from "../../services.ts";
+import { quoteSchema } from "../quotes/quoteSchemas.ts";
+import { toQuoteView } from "../quotes/quoteView.ts";
+import { LEAD_STATUSES, leadSchema } from "./leadSchemas.ts";
+import { toLeadView } from "./leadView.ts";
+
+export const leadId = z
+  .string({ error: "is required: a lead id such as ld_3f2a…" })
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .max(64, { error: "must be at most 64 characters" })
+  .describe("The lead's id, ld_…");
+
+export const leadEventSchema = z.object({
+  status: z.enum(LEAD_STATUSES),
+  note: z.string().nullable(),
+  actor: z.string().describe("Who: console, the id of the API key, or for the first entry the door the lead came through"),
+  at: z.string().describe("ISO 8601 UTC with milliseconds"),
+});
+
+export const leadDetailSchema = leadSchema.extend({
+  history: z.array(leadEventSchema).describe("Oldest first; entries are only ever added, never changed"),
+  quote: quoteSchema.nullable().describe("The quote the lead follows up, with its offers"),
+  broker: z
+    .object({ slug: z.string(), name: z.string(), email: z.string().nullable(), phone: z.string().nullable(), website: z.string().nullable() })
+    .nullable()
+    .describe("The broker the person asked for, while published"),
+});
+export type LeadDetail = z.infer<typeof leadDetailSchema>;
+
+/** A lead of the workspace with everything it carries; another workspace's lead is not found. */
+export function leadDetail(services: Services, id: string, workspaceId: string): LeadDetail {
+  const lead = services.leads.find(id, workspaceId);
+  if (!lead) throw new TRPCError({ code: "NOT_FOUND", message: `No lead with the id ${JSON.stringify(id)} exists in this workspace.` });
+  const quote = lead.quoteId ? services.quotes.find(lead.quoteId, workspaceId) : undefined;
+  const broker = lead.brokerSlug ? services.brokers.findBySlug(lead.brokerSlug) : undefined;
+  const created = { status: "new" as const, note: null, actor: lead.source, at: new Date(lead.createdAt).toISOString() };
+  return {
+    ...toLeadView(lead),
+    history: [
+      created,
+      ...services.leads.events(lead.id).map((e) => ({
+        status: e.status as LeadDetail["status"],
+        note: e.note,
+        actor: e.actor,
+        at: new Date(e.createdAt).toISOString(),
+      })),
+    ],
+    quote: quote ? toQuoteView(quote, services.now()) : null,
+    broker: broker ? { slug: broker.slug, name: broker.name, email: broker.email, phone: broker.phone, website: broker.website } : null,
+  };
+}

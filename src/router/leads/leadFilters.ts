@@ -1,0 +1,21 @@
+import { z } from "zod";
+import type { LeadFilter } from "../../storage/leadStore.ts";
+import { LEAD_SOURCES, LEAD_STATUSES, leadInsuranceType, optionalText } from "./leadSchemas.ts";
+
+/** The inbox filters, shared by the list and the CSV export; empty values mean "any". */
+export const leadFilterInput = {
+  status: optionalText(z.enum(LEAD_STATUSES, { error: `must be one of ${LEAD_STATUSES.join(", ")}` })).describe(
+    `Only leads in this status: ${LEAD_STATUSES.join(", ")}`,
+  ),
+  insuranceType: optionalText(leadInsuranceType).describe("Only leads about this insurance line"),
+  source: optionalText(z.enum(LEAD_SOURCES, { error: `must be one of ${LEAD_SOURCES.join(", ")}` })).describe(
+    "Only leads that came through rest, embed (the widget) or mcp",
+  ),
+  q: optionalText(z.string({ error: "must be text" }).trim().max(100, { error: "must be at most 100 characters" })).describe(
+    "Text found in the name or the e-mail (case-insensitive)",
+  ),
+};
+
+export function toLeadFilter(input: { status?: string; insuranceType?: string; source?: string; q?: string }): LeadFilter {
+  return { status: input.status, insuranceType: input.insuranceType, source: input.source, search: input.q };
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { objectExpected } from "../quotes/invalidInput.ts";
+import { scopedProcedure } from "../trpc.ts";
+import { leadDetail, leadDetailSchema, leadId } from "./leadDetail.ts";
+import { LEAD_STATUSES, MAX_NOTES_LENGTH, optionalText } from "./leadSchemas.ts";
+
+const leadChange = {
+  status: z.enum(LEAD_STATUSES, { error: `must be one of ${LEAD_STATUSES.join(", ")}` }).optional().describe("The new status"),
+  note: optionalText(
+    z.string({ error: "must be text" }).trim().max(MAX_NOTES_LENGTH, { error: `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters` }),
+  ).describe("A note kept with the change in the lead's history"),
+};
+const somethingToRecord = (change: { status?: unknown; note?: unknown }) => change.status !== undefined || change.note !== undefined;
+const nothingToRecord = { error: "send a status, a note, or both" };
+
+/** What a PATCH body may carry: a new status, a note, or both (the lead's id is in the path). */
+export const leadChangeInput = z
+  .strictObject(leadChange, { error: objectExpected("a JSON object {status?, note?}") })
+  .refine(somethingToRecord, nothingToRecord);
+export const updateLeadInput = z
+  .strictObject({ leadId, ...leadChange }, { error: objectExpected("a JSON object {status?, note?}") })
+  .refine(somethingToRecord, nothingToRecord);
+export const updateLeadOutput = leadDetailSchema;
+
+/**
+ * Records a status change and/or a note as a new history entry; nothing earlier is changed.
+ * Two changes made at once (two tabs, two scripts) are both kept; the later is the status.
+ * Any status may follow any other (a lost lead can come back); a note alone keeps the status.
+ */
+export const updateLead = scopedProcedure("leads:write")
+  .input(updateLeadInput)
+  .output(updateLeadOutput)
+  .mutation(({ ctx, input }) => {
+    const current = leadDetail(ctx.services, input.leadId, ctx.principal.workspaceId);
+    ctx.services.leads.appendEvent({
+      leadId: current.id,
+      status: input.status ?? current.status,
+      note: input.note ?? null,
+      actor: ctx.surface === "console" ? "console" : ctx.principal.keyId,
+      createdAt: ctx.services.now(),
+    });
+    return leadDetail(ctx.services, current.id, ctx.principal.workspaceId);
+  });
