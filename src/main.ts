@@ -3,6 +3,7 @@ import { ConfigError } from "./config.ts";
 import { backupCommand } from "./cli/backupCommand.ts";
 import { UsageError } from "./cli/cliSupport.ts";
 import { keysCommand } from "./cli/keysCommand.ts";
+import { consoleLinkCommand } from "./cli/consoleLinkCommand.ts";
 import { migrateCommand } from "./cli/migrateCommand.ts";
 import { restoreCommand } from "./cli/restoreCommand.ts";
 import { seedCommand } from "./cli/seedCommand.ts";
@@ -19,6 +20,7 @@ Commands:
   migrate   Apply pending database migrations
   seed      Replace the directory with generated demo data
   keys      Create, list and revoke API keys
+  console-link  Print a one-time sign-in link to a workspace's console (or end its sessions)
   backup    Copy the live database to a new file while it serves
   restore   Put a backup in place of the database (server stopped)
 
@@ -29,6 +31,7 @@ const commands: Record<string, (args: string[], env: Record<string, string | und
   migrate: migrateCommand,
   seed: seedCommand,
   keys: keysCommand,
+  "console-link": consoleLinkCommand,
   backup: backupCommand,
   restore: restoreCommand,
 };

@@ -31,10 +31,15 @@ export interface TestServer {
  * `app.logger` is given; `app` also carries the operator settings (publicUrl, metricsToken, mcpAllowedOrigins).
  */
 export async function startTestServer(
-  options: { demo?: boolean; app?: Partial<Pick<AppOptions, "logger" | "publicUrl" | "metricsToken" | "mcpAllowedOrigins" | "hostname">> } = {},
+  options: {
+    demo?: boolean;
+    app?: Partial<Pick<AppOptions, "logger" | "publicUrl" | "metricsToken" | "mcpAllowedOrigins" | "hostname">>;
+    /** Reopen this database (a restart); its folder is then the caller's to remove. */
+    databasePath?: string;
+  } = {},
 ): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), "broker-directory-test-"));
-  const databasePath = join(dir, "directory.db");
+  const dir = options.databasePath ? undefined : mkdtempSync(join(tmpdir(), "broker-directory-test-"));
+  const databasePath = options.databasePath ?? join(dir!, "directory.db");
   const app = startApp({
     databasePath,
     port: 0,
@@ -59,7 +64,7 @@ export async function startTestServer(
     },
     async close() {
       await app.stop(1_000);
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

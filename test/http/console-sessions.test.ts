@@ -1,0 +1,210 @@
+/**
+ * Console sign-in and sessions through the real server: one-time links (single use, 15 minutes,
+ * throttled per address and never logged), the session cookie, rotation, idle and absolute
+ * expiry, sign-out, --end-sessions, and sessions surviving a restart.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { consoleLinkCommand } from "../../src/cli/consoleLinkCommand.ts";
+import { createLogger } from "../../src/log.ts";
+import { consoleRequest, cookieOf, signIn, signInPath } from "../support/console.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+const HOUR = 3_600_000;
+let server: TestServer;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ demo: false, app: { logger: createLogger("info", (line) => logLines.push(line)) } });
+});
+afterAll(() => server.close());
+
+/** Runs `fn` with the server's clock at `at`, then puts the real clock back. */
+async function at<T>(time: number, fn: () => Promise<T>): Promise<T> {
+  const real = server.app.services.now;
+  server.app.services.now = () => time;
+  try {
+    return await fn();
+  } finally {
+    server.app.services.now = real;
+  }
+}
+
+const sessionWorks = async (cookie: string) => (await server.request("/console/api/session", { headers: { Cookie: cookie } })).status === 200;
+
+describe("sign-in links", () => {
+  test("a link signs in once: 303 to a URL without the token and a strict, HttpOnly cookie for /console", async () => {
+    const response = await server.request(signInPath(server, "acme"), { redirect: "manual" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/console/keys");
+    const setCookie = response.headers.get("set-cookie")!;
+    expect(setCookie).toMatch(/^bd_console=[A-Za-z0-9_-]{43}; /);
+    for (const attribute of ["Path=/console", "HttpOnly", "SameSite=Strict"]) expect(setCookie).toContain(attribute);
+    expect(setCookie).not.toContain("Secure"); // plain http here; see the PUBLIC_URL test
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(await sessionWorks(cookieOf(response)!)).toBe(true);
+  });
+
+  test("the same link a second time is refused and starts nothing", async () => {
+    const path = signInPath(server, "acme");
+    expect((await server.request(path, { redirect: "manual" })).status).toBe(303);
+    const again = await server.request(path, { redirect: "manual" });
+    expect(again.status).toBe(401);
+    expect(again.headers.get("set-cookie")).toBeNull();
+    expect(await again.text()).toContain("console-link");
+  });
+
+  test("a link older than 15 minutes is refused; one of 14 minutes works", async () => {
+    const now = Date.now();
+    const stale = signInPath(server, "acme", now - 15 * 60_000 - 1);
+    const fresh = signInPath(server, "acme", now - 14 * 60_000);
+    expect((await server.request(stale, { redirect: "manual" })).status).toBe(401);
+    expect((await server.request(fresh, { redirect: "manual" })).status).toBe(303);
+  });
+
+  test("bad tokens are logged with the address, never the token", async () => {
+    logLines.length = 0;
+    const token = "A".repeat(43);
+    expect((await server.request(`/console/sign-in?token=${token}`, { redirect: "manual" })).status).toBe(401);
+    const refusal = logLines.find((line) => line.includes("console sign-in refused"));
+    expect(refusal).toBeDefined();
+    expect(JSON.parse(refusal!).address).toBe("127.0.0.1");
+    expect(logLines.join("\n")).not.toContain(token);
+  });
+
+  test("every /console page without a session shows how to get a link, and no data", async () => {
+    await signIn(server, "acme"); // the workspace has a live session, just not in this request
+    for (const path of ["/console", "/console/keys", "/console/leads", "/console/usage", "/console/leads/ld_x"]) {
+      const response = await server.request(path);
+      expect(response.status).toBe(401);
+      const html = await response.text();
+      expect(html).toContain("console-link --workspace");
+      expect(html).not.toContain("acme");
+      expect(html).not.toContain("<script");
+    }
+    const api = await server.request("/console/api/keys");
+    expect(api.status).toBe(401);
+    expect(((await api.json()) as { error: string }).error).toContain("Not signed in");
+  });
+
+  test("a forged or malformed cookie is no session", async () => {
+    for (const cookie of ["bd_console=" + "B".repeat(43), "bd_console=../../etc", "bd_console="]) {
+      expect((await server.request("/console/api/session", { headers: { Cookie: cookie } })).status).toBe(401);
+    }
+  });
+});
+
+describe("sessions", () => {
+  test("signing in again gives a fresh session id and ends the one the browser had", async () => {
+    const first = await signIn(server, "acme");
+    const second = await signIn(server, "acme", { Cookie: first.cookie });
+    expect(second.cookie).not.toBe(first.cookie);
+    expect(await sessionWorks(first.cookie)).toBe(false);
+    expect(await sessionWorks(second.cookie)).toBe(true);
+  });
+
+  test("idle for 12 hours ends a session; use within 12 hours keeps it, up to 7 days", async () => {
+    const start = Date.now();
+    const idle = await at(start, () => signIn(server, "acme"));
+    expect(await at(start + 12 * HOUR - 60_000, () => sessionWorks(idle.cookie))).toBe(true);
+    expect(await at(start + 24 * HOUR - 120_000, () => sessionWorks(idle.cookie))).toBe(true); // idle clock restarted
+    expect(await at(start + 36 * HOUR, () => sessionWorks(idle.cookie))).toBe(false);
+
+    const busy = await at(start, () => signIn(server, "acme"));
+    let time = start;
+    while (time + 11 * HOUR < start + 7 * 24 * HOUR) {
+      time += 11 * HOUR;
+      expect(await at(time, () => sessionWorks(busy.cookie))).toBe(true);
+    }
+    expect(await at(start + 7 * 24 * HOUR, () => sessionWorks(busy.cookie))).toBe(false);
+  });
+
+  test("Sign out ends the session and clears the cookie", async () => {
+    const session = await signIn(server, "acme");
+    const response = await consoleRequest(server, session, "/console/api/sign-out", { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("set-cookie")).toContain("Max-Age=0");
+    expect(await sessionWorks(session.cookie)).toBe(false);
+    expect((await server.request("/console/keys", { headers: { Cookie: session.cookie } })).status).toBe(401);
+  });
+
+  test("console-link --end-sessions ends every session of the workspace, and only of it", async () => {
+    const mine = [await signIn(server, "ending"), await signIn(server, "ending")];
+    const other = await signIn(server, "bystander");
+    const printed: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => printed.push(line);
+    try {
+      consoleLinkCommand(["--workspace", "ending", "--end-sessions", "--json", "--db", server.databasePath], {});
+    } finally {
+      console.log = log;
+    }
+    expect(JSON.parse(printed[0]!)).toEqual({ workspace: "ending", endedSessions: 2 });
+    for (const session of mine) expect(await sessionWorks(session.cookie)).toBe(false);
+    expect(await sessionWorks(other.cookie)).toBe(true);
+  });
+
+  test("the session page shows a signed-in workspace's console shell", async () => {
+    const session = await signIn(server, "acme");
+    const page = await server.request("/console/keys", { headers: { Cookie: session.cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<script src="/console/console.js" defer></script>');
+    expect(html).toContain("<bd-console>");
+  });
+});
+
+describe("restart and deployment", () => {
+  test("a session survives a restart of the server (stored hashed in the database)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "console-restart-"));
+    const databasePath = join(dir, "directory.db");
+    try {
+      const before = await startTestServer({ demo: false, databasePath });
+      const session = await signIn(before, "acme");
+      await before.close();
+      const after = await startTestServer({ demo: false, databasePath });
+      try {
+        const response = await after.request("/console/api/session", { headers: { Cookie: session.cookie } });
+        expect(response.status).toBe(200);
+        // The database holds only hashes: the cookie's secret appears nowhere in it.
+        const secret = session.cookie.split("=")[1]!;
+        const stored = after.app.services.db.$client.query<{ id_hash: string }, []>("SELECT id_hash FROM console_sessions").all();
+        expect(stored.length).toBeGreaterThan(0);
+        expect(stored.some((row) => row.id_hash.includes(secret))).toBe(false);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("with an https PUBLIC_URL the cookie is Secure", async () => {
+    const secure = await startTestServer({ demo: false, app: { publicUrl: "https://brokers.example.ca" } });
+    try {
+      const response = await secure.request(signInPath(secure, "acme"), { redirect: "manual" });
+      expect(response.headers.get("set-cookie")).toContain("; Secure");
+    } finally {
+      await secure.close();
+    }
+  });
+});
+
+describe("sign-in throttling", () => {
+  test("after 10 bad links from one address it must wait (429 with Retry-After), even with a good link", async () => {
+    const throttled = await startTestServer({ demo: false });
+    try {
+      for (let i = 0; i < 10; i++) {
+        expect((await throttled.request(`/console/sign-in?token=bad${i}`, { redirect: "manual" })).status).toBe(401);
+      }
+      const blocked = await throttled.request(signInPath(throttled, "acme"), { redirect: "manual" });
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(blocked.headers.get("set-cookie")).toBeNull();
+    } finally {
+      await throttled.close();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Export CSV: RFC 4180 with a UTF-8 byte-order mark, the inbox filters applied, formula-like
+ * cells neutralised, only the caller's workspace, over REST and the console.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { consoleRequest, signIn } from "../support/console.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+let server: TestServer;
+let key: string;
+
+const lead = (body: Record<string, unknown>, as = key) =>
+  server.request("/api/v1/leads", {
+    key: as,
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: "x@example.ca", phone: "416 555 0199", insuranceType: "Auto", ...body }),
+  });
+
+beforeAll(async () => {
+  server = await startTestServer({ demo: false });
+  key = await server.createKey({ workspace: "acme" });
+  const other = await server.createKey({ workspace: "globex" });
+  expect((await lead({ name: "François Côté", notes: 'Said "call me", then left, early' })).status).toBe(201);
+  expect((await lead({ name: "=HYPERLINK(\"http://evil.example\")", notes: "+1 555\nsecond line" })).status).toBe(201);
+  expect((await lead({ name: "@SUM(A1)", insuranceType: "Home", notes: "-2+3" })).status).toBe(201);
+  expect((await lead({ name: "Other Workspace" }, other)).status).toBe(201);
+});
+afterAll(() => server.close());
+
+/** RFC 4180 reader for the test's own check: quoted fields, doubled quotes, CRLF rows. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ",") row.push(field), (field = "");
+    else if (c === "\r" && text[i + 1] === "\n") row.push(field), rows.push(row), (row = []), (field = ""), i++;
+    else field += c;
+  }
+  return rows;
+}
+
+describe("GET /api/v1/leads.csv", () => {
+  test("a UTF-8 CSV with a BOM, CRLF rows, a header, every field quoted, newest first", async () => {
+    const response = await server.request("/api/v1/leads.csv", { key });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toStartWith("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="leads-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder().decode(bytes.slice(3));
+    expect(text.endsWith("\r\n")).toBe(true);
+    const rows = parseCsv(text);
+    expect(rows[0]).toEqual(["id", "createdAt", "status", "name", "email", "phone", "insuranceType", "source", "brokerSlug", "quoteId", "notes"]);
+    expect(rows).toHaveLength(4);
+    expect(rows.map((r) => r[3])).toContain("François Côté");
+    expect(rows.find((r) => r[3] === "François Côté")![10]).toBe('Said "call me", then left, early');
+  });
+
+  test("cells starting with = + - @ are neutralised with a leading apostrophe, the rest kept", async () => {
+    const rows = parseCsv(new TextDecoder().decode((await (await server.request("/api/v1/leads.csv", { key })).arrayBuffer()).slice(3)));
+    const byName = (start: string) => rows.find((r) => r[3]!.includes(start))!;
+    expect(byName("HYPERLINK")[3]).toBe("'=HYPERLINK(\"http://evil.example\")");
+    expect(byName("HYPERLINK")[10]).toBe("'+1 555\nsecond line");
+    expect(byName("SUM")[3]).toBe("'@SUM(A1)");
+    expect(byName("SUM")[10]).toBe("'-2+3");
+    expect(byName("SUM")[5]).toBe("'+14165550199"); // E.164 starts with +: neutralised too
+    for (const row of rows.slice(1)) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@]/);
+  });
+
+  test("the inbox filters apply, and another workspace's leads never appear", async () => {
+    const text = await (await server.request("/api/v1/leads.csv?insuranceType=home", { key })).text();
+    const rows = parseCsv(text.replace(/^\uFEFF/, "")); // Response.text() drops the BOM already
+    expect(rows.slice(1).map((r) => r[3])).toEqual(["'@SUM(A1)"]);
+    expect(text).not.toContain("Other Workspace");
+    expect((await server.request("/api/v1/leads.csv?status=maybe", { key })).status).toBe(422);
+  });
+
+  test("the console exports the same file for its session's workspace", async () => {
+    const session = await signIn(server, "globex");
+    const response = await consoleRequest(server, session, "/console/api/leads.csv");
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain("Other Workspace");
+    expect(text).not.toContain("François");
+  });
+
+  test("needs leads:read", async () => {
+    const writer = await server.createKey({ workspace: "acme", scopes: ["leads:write"] });
+    expect((await server.request("/api/v1/leads.csv", { key: writer })).status).toBe(403);
+  });
+});
