@@ -44,7 +44,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
-async function toApiError(response: Response): Promise<ApiError> {
+export async function toApiError(response: Response): Promise<ApiError> {
   let message = `HTTP ${response.status}`;
   let issues: FieldIssue[] = [];
   try {

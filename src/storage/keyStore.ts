@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { apiKeys, workspaces } from "../../db/schema.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../auth/apiKeyFormat.ts";
-import { DEFAULT_SCOPES, type Scope } from "../auth/scopes.ts";
+import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../auth/keyVocabulary.ts";
 import type { DirectoryDb } from "./database.ts";
 
 export type StoredKey = typeof apiKeys.$inferSelect;
@@ -17,7 +17,6 @@ export interface NewKey {
   origins?: string[] | null;
 }
 
-export const DEFAULT_RATE_LIMIT = 100;
 /** lastUsedAt is written at most this often per key, so the read path is not a write path. */
 const LAST_USED_PRECISION_MS = 60_000;
 
@@ -57,7 +56,7 @@ export class KeyStore {
       displayPrefix: displayPrefix(key),
       hash: hashApiKey(key),
       scopes: input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [...DEFAULT_SCOPES],
-      rateLimitPerMinute: input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT,
+      rateLimitPerMinute: input.rateLimitPerMinute ?? DEFAULT_KEY_RATE_LIMIT,
       origins: input.origins && input.origins.length > 0 ? input.origins : null,
       expiresAt: input.expiresAt ?? null,
       revokedAt: null,

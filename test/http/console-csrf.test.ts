@@ -83,9 +83,9 @@ describe("CSRF: a change needs the session's token and this origin", () => {
 });
 
 describe("security headers on every console response", () => {
-  const expectHeaders = (response: Response) => {
+  const expectHeaders = async (response: Response, index = 0) => {
     const csp = response.headers.get("content-security-policy") ?? "";
-    expect(csp).toContain("script-src 'self'");
+    expect(csp, `response ${index} (${response.status}): ${response.status >= 500 ? await response.clone().text() : ""}`).toContain("script-src 'self'");
     expect(csp).not.toContain("unsafe-inline");
     expect(csp).not.toContain("unsafe-eval");
     expect(csp).toContain("frame-ancestors 'none'");
@@ -107,7 +107,7 @@ describe("security headers on every console response", () => {
       await server.request("/console/console.js"),
       await consoleRequest(server, session, "/console/api/leads.csv"),
     ];
-    for (const response of responses) expectHeaders(response);
+    for (const [i, response] of responses.entries()) await expectHeaders(response, i);
   });
 
   test("the console's script is JavaScript for this origin only, separate from the widget", async () => {

@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { EMBED_SCOPES, scopeSchema } from "../../auth/scopes.ts";
+import { DEFAULT_KEY_RATE_LIMIT, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS } from "../../auth/keyVocabulary.ts";
 import { normalizeOrigin } from "../../domain/origin.ts";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
 import { objectExpected, requiredOr } from "../quotes/invalidInput.ts";
-
-export const MAX_KEY_RATE_LIMIT = 1_000_000;
-export const MAX_ORIGINS = 20;
 
 export const keyId = z
   .string({ error: requiredOr("must be text: a key id such as key_0123456789abcdef") })
@@ -29,14 +27,14 @@ export const keySettingsInput = {
     .string({ error: requiredOr("must be text: a name to recognise the key by") })
     .trim()
     .min(1, { error: "must not be empty: a name to recognise the key by" })
-    .max(100, { error: "must be at most 100 characters" })
+    .max(MAX_KEY_NAME_LENGTH, { error: `must be at most ${MAX_KEY_NAME_LENGTH} characters` })
     .describe("A name to recognise the key by, e.g. 'blog widget'"),
   scopes: z
     .array(scopeSchema, { error: "must be a list of scopes" })
     .min(1, { error: "must name at least one scope" })
     .transform((scopes) => [...new Set(scopes)])
     .describe("What the key may do; keys:manage only when named"),
-  rateLimitPerMinute: wholeNumberParam(1, MAX_KEY_RATE_LIMIT).optional().default(100).describe("Requests per minute (default 100)"),
+  rateLimitPerMinute: wholeNumberParam(1, MAX_KEY_RATE_LIMIT).optional().default(DEFAULT_KEY_RATE_LIMIT).describe(`Requests per minute (default ${DEFAULT_KEY_RATE_LIMIT})`),
   expiresAt: z
     .iso.datetime({ offset: true, error: "must be an ISO 8601 date and time, e.g. 2027-01-31T00:00:00Z" })
     .nullish()

@@ -1,20 +1,18 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { keyStatus } from "../../auth/keyStatus.ts";
+import { ROLL_GRACE_MS, ROLL_GRACES } from "../../auth/keyVocabulary.ts";
 import type { Scope } from "../../auth/scopes.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { keyId, keySchema } from "./keySchemas.ts";
 import { toKeyView } from "./keyView.ts";
 import { assertCanGrant, workspaceKey } from "./workspaceKey.ts";
 
-/** How long the old key keeps working after a roll. */
-export const ROLL_GRACE_MS = { now: 0, "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000 } as const;
-const graces = Object.keys(ROLL_GRACE_MS) as (keyof typeof ROLL_GRACE_MS)[];
 
 export const rollKeyInput = z.object({
   keyId,
   grace: z
-    .enum(graces, { error: `must be one of ${graces.join(", ")}` })
+    .enum(ROLL_GRACES, { error: `must be one of ${ROLL_GRACES.join(", ")}` })
     .optional()
     .default("24h")
     .describe("How long the old key keeps working: now, 1h, 24h (default) or 7d"),

@@ -7,7 +7,9 @@ import { brokerSlug } from "../brokers/getBroker.ts";
 import { objectExpected, requiredOr } from "../quotes/invalidInput.ts";
 import { quoteId } from "../quotes/quoteSchemas.ts";
 
-export const MAX_NOTES_LENGTH = 2_000;
+import { LEAD_SOURCES, LEAD_STATUSES, MAX_NOTES_LENGTH } from "./leadVocabulary.ts";
+
+export { LEAD_SOURCES, LEAD_STATUSES, MAX_NOTES_LENGTH };
 
 const linesByFoldedName = new Map(INSURANCE_LINES.map((line) => [foldText(line), line]));
 
@@ -69,9 +71,6 @@ export const createLeadInput = z.strictObject({
 }, { error: objectExpected("a JSON object {name, email, phone, insuranceType, notes?, brokerSlug?, quoteId?}") });
 export type CreateLeadInput = z.infer<typeof createLeadInput>;
 
-export const LEAD_SOURCES = ["rest", "embed", "mcp"] as const;
-/** A lead's life in the CRM: new when created, then contacted → quoted → won or lost. */
-export const LEAD_STATUSES = ["new", "contacted", "quoted", "won", "lost"] as const;
 
 export const leadSchema = z.object({
   id: z.string().describe("Lead id, ld_…"),

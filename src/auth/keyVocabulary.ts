@@ -1,0 +1,27 @@
+/**
+ * The words and bounds of API keys, free of any library so the console bundle can share them
+ * with the server (src/auth/scopes.ts builds the zod schema from these).
+ */
+
+/**
+ * Every scope a key can hold. `keys:manage` (list, create, revoke and roll the workspace's keys,
+ * read its usage) is never implicit: a key created with no scopes named gets DEFAULT_SCOPES.
+ */
+export const SCOPES = ["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read", "keys:manage"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** What a key created without naming scopes holds: everything except keys:manage. */
+export const DEFAULT_SCOPES: readonly Scope[] = ["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read"];
+
+/** What a browser-exposed embed key (one with an origins list) may ever do, whatever it was given. */
+export const EMBED_SCOPES: readonly Scope[] = ["brokers:read", "reviews:read", "quotes:write", "leads:write"];
+
+export const DEFAULT_KEY_RATE_LIMIT = 100;
+export const MAX_KEY_RATE_LIMIT = 1_000_000;
+export const MAX_KEY_NAME_LENGTH = 100;
+export const MAX_ORIGINS = 20;
+
+/** How long an old key keeps working after a roll. */
+export const ROLL_GRACE_MS = { now: 0, "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000 } as const;
+export type RollGrace = keyof typeof ROLL_GRACE_MS;
+export const ROLL_GRACES = Object.keys(ROLL_GRACE_MS) as RollGrace[];

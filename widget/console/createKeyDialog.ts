@@ -1,0 +1,159 @@
+import { html, nothing, type PropertyDeclarations } from "lit";
+import { EMBED_SCOPES, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS, SCOPES, type Scope } from "../../src/auth/keyVocabulary.ts";
+import { normalizeOrigin } from "../../src/domain/origin.ts";
+import type { KeyView } from "../../src/router/keys/keySchemas.ts";
+import { ConsoleDialog } from "./consoleDialog.ts";
+import { defineOnce, issuesByField } from "./consoleElement.ts";
+
+export interface CreatedKey {
+  key: string;
+  data: KeyView;
+}
+
+const EXPIRY_DAYS = ["never", "7", "30", "90", "365"] as const;
+type Expiry = (typeof EXPIRY_DAYS)[number];
+
+/**
+ * <bd-create-key-dialog>: name, scopes, rate limit, expiry and origins (origins make an embed
+ * key). Checks what the server's schema checks before sending; what the server still refuses
+ * (422) is shown next to its field. Fires `key-created` with the full key, shown once.
+ */
+export class BdCreateKeyDialog extends ConsoleDialog {
+  static override properties: PropertyDeclarations = {
+    ...ConsoleDialog.properties,
+    errors: { state: true },
+    sending: { state: true },
+    problem: { state: true },
+  };
+  declare errors: Record<string, string>;
+  declare sending: boolean;
+  declare problem: unknown;
+
+  constructor() {
+    super();
+    this.errors = {};
+    this.sending = false;
+  }
+
+  show(opener: HTMLElement | null): void {
+    this.errors = {};
+    this.problem = undefined;
+    this.renderRoot.querySelector("form")?.reset();
+    void this.openDialog(opener);
+  }
+
+  private read(form: HTMLFormElement) {
+    const data = new FormData(form);
+    const name = String(data.get("name") ?? "").trim();
+    const scopes = data.getAll("scopes").map(String) as Scope[];
+    const rate = String(data.get("rateLimitPerMinute") ?? "").trim();
+    const expiry = String(data.get("expiry") ?? "never") as Expiry;
+    const originLines = String(data.get("origins") ?? "").split(/\s+/).filter(Boolean);
+    const t = this.t;
+    const errors: Record<string, string> = {};
+    if (!name) errors.name = t("error.required");
+    else if (name.length > MAX_KEY_NAME_LENGTH) errors.name = t("error.tooLong", { max: MAX_KEY_NAME_LENGTH });
+    if (scopes.length === 0) errors.scopes = t("error.scopes");
+    const rateLimitPerMinute = Number(rate);
+    if (!/^\d+$/.test(rate) || rateLimitPerMinute < 1 || rateLimitPerMinute > MAX_KEY_RATE_LIMIT) {
+      errors.rateLimitPerMinute = t("error.whole", { min: 1, max: MAX_KEY_RATE_LIMIT.toLocaleString(this.lang === "fr" ? "fr-CA" : "en-CA") });
+    }
+    const origins = originLines.map((line) => normalizeOrigin(line));
+    const badOrigin = originLines.find((_, i) => origins[i] === undefined);
+    if (badOrigin !== undefined) errors.origins = t("error.origin", { value: badOrigin });
+    else if (originLines.length > MAX_ORIGINS) errors.origins = t("error.tooLong", { max: MAX_ORIGINS });
+    else if (originLines.length > 0) {
+      const outside = scopes.filter((s) => !EMBED_SCOPES.includes(s));
+      if (outside.length > 0) errors.scopes = t("error.embedScopes", { scopes: outside.join(", ") });
+    }
+    const expiresAt = expiry === "never" ? null : new Date(Date.now() + Number(expiry) * 86_400_000).toISOString();
+    const body = { name, scopes, rateLimitPerMinute, expiresAt, origins: originLines.length > 0 ? (origins as string[]) : null };
+    return { body, errors };
+  }
+
+  private async submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const { body, errors } = this.read(event.target as HTMLFormElement);
+    this.errors = errors;
+    this.problem = undefined;
+    if (Object.keys(errors).length > 0) return this.focusFirstInvalid();
+    this.sending = true;
+    try {
+      const created = await this.api.send<CreatedKey>("POST", "/console/api/keys", body);
+      this.closeDialog();
+      this.dispatchEvent(new CustomEvent("key-created", { detail: { ...created, message: this.t("secret.done", { name: created.data.name }) } }));
+    } catch (error) {
+      this.errors = issuesByField(error);
+      if (Object.keys(this.errors).length === 0) this.problem = error;
+      else this.focusFirstInvalid();
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  private focusFirstInvalid(): void {
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  }
+
+  private fieldError(name: string) {
+    return this.errors[name] ? html`<p class="error" id="e-${name}">${this.errors[name]}</p>` : nothing;
+  }
+
+  private invalid(name: string) {
+    return this.errors[name] ? "true" : nothing;
+  }
+
+  private described(name: string, hint = false) {
+    const ids = [hint ? `h-${name}` : "", this.errors[name] ? `e-${name}` : ""].filter(Boolean).join(" ");
+    return ids || nothing;
+  }
+
+  override render() {
+    const t = this.t;
+    return html`<dialog aria-labelledby="create-title" @close=${this.onClosed}>
+      <form novalidate @submit=${this.submit}>
+        <h2 id="create-title">${t("create.title")}</h2>
+        ${Object.keys(this.errors).length > 0 ? html`<p class="error" role="alert">${t("fixFields")}</p>` : nothing}
+        ${this.problem ? this.renderProblem(this.problem) : nothing}
+        <div class="field">
+          <label for="name">${t("create.name")}</label>
+          <input id="name" name="name" autocomplete="off" aria-invalid=${this.invalid("name")} aria-describedby=${this.described("name", true)} />
+          <span class="hint" id="h-name">${t("create.nameHint")}</span>
+          ${this.fieldError("name")}
+        </div>
+        <fieldset aria-invalid=${this.invalid("scopes")} aria-describedby=${this.described("scopes")}>
+          <legend>${t("create.scopes")}</legend>
+          ${SCOPES.map(
+            (scope) => html`<div><label><input type="checkbox" name="scopes" value=${scope} ?checked=${scope !== "keys:manage" && scope !== "leads:read"} />
+              <code>${scope}</code> <span class="muted">${t(`scope.${scope}`)}</span></label></div>`,
+          )}
+          ${this.fieldError("scopes")}
+        </fieldset>
+        <div class="field">
+          <label for="rate">${t("create.rateLimit")}</label>
+          <input id="rate" name="rateLimitPerMinute" inputmode="numeric" value="100" aria-invalid=${this.invalid("rateLimitPerMinute")} aria-describedby=${this.described("rateLimitPerMinute")} />
+          ${this.fieldError("rateLimitPerMinute")}
+        </div>
+        <div class="field">
+          <label for="expiry">${t("create.expiry")}</label>
+          <select id="expiry" name="expiry" aria-invalid=${this.invalid("expiresAt")} aria-describedby=${this.described("expiresAt")}>
+            ${EXPIRY_DAYS.map((d) => html`<option value=${d}>${t(`expiry.${d}`)}</option>`)}
+          </select>
+          ${this.fieldError("expiresAt")}
+        </div>
+        <div class="field">
+          <label for="origins">${t("create.origins")}</label>
+          <textarea id="origins" name="origins" rows="2" aria-invalid=${this.invalid("origins")} aria-describedby=${this.described("origins", true)}></textarea>
+          <span class="hint" id="h-origins">${t("create.originsHint")}</span>
+          ${this.fieldError("origins")}
+        </div>
+        <div class="actions">
+          <button type="submit" ?disabled=${this.sending}>${t("create.submit")}</button>
+          <button type="button" class="secondary" @click=${() => this.closeDialog()}>${t("cancel")}</button>
+        </div>
+      </form>
+    </dialog>`;
+  }
+}
+
+defineOnce("bd-create-key-dialog", BdCreateKeyDialog);
