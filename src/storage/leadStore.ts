@@ -1,6 +1,10 @@
-import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { leadEvents, leads } from "../../db/schema.ts";
+import { foldText } from "../domain/text.ts";
 import type { DirectoryDb } from "./database.ts";
+
+/** Leads a search looks through at most (the newest), so a search costs a bounded scan. */
+export const SEARCH_SCAN_LIMIT = 50_000;
 
 export type StoredLead = typeof leads.$inferSelect;
 export type StoredLeadEvent = typeof leadEvents.$inferSelect;
@@ -10,7 +14,7 @@ export interface LeadFilter {
   status?: string;
   insuranceType?: string;
   source?: string;
-  /** Case-insensitive substring of the name or the e-mail. */
+  /** Text found in the name or the e-mail, ignoring case and accents. */
   search?: string;
 }
 
@@ -62,16 +66,45 @@ export class LeadStore {
   /** A filtered page of the inbox, newest first (the same order as list). */
   search(workspaceId: string, filter: LeadFilter, page: number, limit: number): { items: StoredLead[]; total: number } {
     if (Object.values(filter).every((v) => v === undefined)) return this.list(workspaceId, page, limit);
+    const offset = (page - 1) * limit;
+    if (filter.search !== undefined) {
+      const ids = this.idsMatching(workspaceId, filter);
+      return { items: this.byIds(ids.slice(offset, offset + limit)), total: ids.length };
+    }
     const where = this.filtered(workspaceId, filter);
     const total = this.db.select({ n: count() }).from(leads).where(where).get()?.n ?? 0;
-    const offset = (page - 1) * limit;
     const items = offset >= total ? [] : this.newestFirst(where).limit(limit).offset(offset).all();
     return { items, total };
   }
 
   /** Up to `max` leads of the filter, newest first, for an export. */
   all(workspaceId: string, filter: LeadFilter, max: number): StoredLead[] {
+    if (filter.search !== undefined) return this.byIds(this.idsMatching(workspaceId, filter).slice(0, max));
     return this.newestFirst(this.filtered(workspaceId, filter)).limit(max).all();
+  }
+
+  /**
+   * Ids of the leads whose name or e-mail holds the search text, newest first. SQLite's lower()
+   * knows only ASCII, so the text is compared folded (case and accents ignored, "elise" finds
+   * "Élise") here, over at most SEARCH_SCAN_LIMIT of the newest leads the other filters keep.
+   */
+  private idsMatching(workspaceId: string, filter: LeadFilter): string[] {
+    const needle = foldText(filter.search ?? "");
+    const candidates = this.db
+      .select({ id: leads.id, name: leads.name, email: leads.email })
+      .from(leads)
+      .where(this.filtered(workspaceId, { ...filter, search: undefined }))
+      .orderBy(desc(leads.createdAt), desc(sql`${leads}.rowid`))
+      .limit(SEARCH_SCAN_LIMIT)
+      .all();
+    return candidates.filter((c) => foldText(c.name).includes(needle) || foldText(c.email).includes(needle)).map((c) => c.id);
+  }
+
+  /** Full rows for these ids, in the order given. */
+  private byIds(ids: readonly string[]): StoredLead[] {
+    if (ids.length === 0) return [];
+    const rows = new Map(this.db.select().from(leads).where(inArray(leads.id, [...ids])).all().map((row) => [row.id, row]));
+    return ids.map((id) => rows.get(id)).filter((row): row is StoredLead => row !== undefined);
   }
 
   find(id: string, workspaceId: string): StoredLead | undefined {
@@ -99,11 +132,6 @@ export class LeadStore {
     if (filter.status !== undefined) conditions.push(eq(leads.status, filter.status));
     if (filter.insuranceType !== undefined) conditions.push(eq(leads.insuranceType, filter.insuranceType));
     if (filter.source !== undefined) conditions.push(eq(leads.source, filter.source));
-    if (filter.search !== undefined) {
-      // instr, not LIKE: the text is matched literally, with no wildcard to escape.
-      const needle = filter.search.toLowerCase();
-      conditions.push(sql`(instr(lower(${leads.name}), ${needle}) > 0 or instr(lower(${leads.email}), ${needle}) > 0)`);
-    }
     return and(...conditions);
   }
 

@@ -138,12 +138,14 @@ describe("the inbox: filters and search", () => {
     return ((await response.json()) as { data: { name: string }[] }).data.map((l) => l.name);
   };
 
-  test("filters by status, insurance type and source; searches name and e-mail, case-insensitively", async () => {
+  test("filters by status, insurance type and source; searches name and e-mail, ignoring case and accents", async () => {
     expect(await names("status=new&insuranceType=tenant")).toEqual(["Élodie Gagnon"]);
     expect(await names("source=embed")).toEqual(["Widget Person"]);
     expect(await names("q=PATEL")).toEqual(["Sam Patel"]);
     expect(await names("q=elodie%40")).toEqual(["Élodie Gagnon"]);
     expect(await names("q=%25")).toEqual([]); // literal text, no wildcards
+    expect(await names("q=ELODIE%20gag")).toEqual(["Élodie Gagnon"]);
+    expect(await names("q=%C3%A9lo&status=new")).toEqual(["Élodie Gagnon"]);
     expect(await names("status=")).toHaveLength(3); // empty means any
     expect(await names("")).toEqual(["Widget Person", "Sam Patel", "Élodie Gagnon"]);
   });
