@@ -19,10 +19,32 @@ export class NavigateEvent extends Event {
 
 /** What every console page shares: the language, the API, announcing, and showing a problem. */
 export class ConsoleElement extends LitElement {
-  static override properties: PropertyDeclarations = { lang: {}, api: { attribute: false } };
+  static override properties: PropertyDeclarations = { lang: {}, api: { attribute: false }, error: { state: true } };
   static override styles = [pageStyles];
   declare lang: Lang;
   declare api: ConsoleApi;
+  /** The last failure of load(), shown with a Retry. */
+  declare error: unknown;
+
+  /** What the page fetches when it appears (and on Retry); pages that fetch nothing leave it. */
+  protected load(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  /** Runs a fetch, keeping its failure in `error` for the page to show. */
+  protected async attempt(work: () => Promise<void>): Promise<void> {
+    try {
+      this.error = undefined;
+      await work();
+    } catch (error) {
+      this.error = error;
+    }
+  }
 
   get t(): T {
     return consoleTranslator(this.lang === "fr" ? "fr" : "en");

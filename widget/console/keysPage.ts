@@ -14,22 +14,14 @@ import "./keySecretDialog.ts";
  * Create key, and per key Revoke and Roll, each through a dialog; a new key is shown once.
  */
 export class BdKeysPage extends ConsoleElement {
-  static override properties: PropertyDeclarations = { ...ConsoleElement.properties, keys: { state: true }, error: { state: true } };
+  static override properties: PropertyDeclarations = { ...ConsoleElement.properties, keys: { state: true } };
   declare keys: KeyView[] | undefined;
-  declare error: unknown;
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
 
-  async load(): Promise<void> {
-    try {
-      this.error = undefined;
+  protected override load(): Promise<void> {
+    return this.attempt(async () => {
       this.keys = (await this.api.get<{ data: KeyView[] }>("/console/api/keys")).data;
-    } catch (error) {
-      this.error = error;
-    }
+    });
   }
 
   private dialog<T>(selector: string): T {

@@ -16,13 +16,11 @@ export class BdLeadPage extends ConsoleElement {
     ...ConsoleElement.properties,
     leadId: { attribute: "lead-id" },
     lead: { state: true },
-    error: { state: true },
     errors: { state: true },
     saving: { state: true },
   };
   declare leadId: string;
   declare lead: LeadDetail | undefined;
-  declare error: unknown;
   declare errors: Record<string, string>;
   declare saving: boolean;
 
@@ -32,18 +30,11 @@ export class BdLeadPage extends ConsoleElement {
     this.saving = false;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
 
-  private async load(): Promise<void> {
-    try {
-      this.error = undefined;
+  protected override load(): Promise<void> {
+    return this.attempt(async () => {
       this.lead = await this.api.get<LeadDetail>(`/console/api/leads/${encodeURIComponent(this.leadId)}`);
-    } catch (error) {
-      this.error = error;
-    }
+    });
   }
 
   private async save(event: SubmitEvent): Promise<void> {

@@ -28,13 +28,11 @@ export class BdLeadsPage extends ConsoleElement {
     pagination: { state: true },
     filters: { state: true },
     page: { state: true },
-    error: { state: true },
   };
   declare leads: LeadView[] | undefined;
   declare pagination: Pagination | undefined;
   declare filters: Filters;
   declare page: number;
-  declare error: unknown;
 
   constructor() {
     super();
@@ -43,23 +41,16 @@ export class BdLeadsPage extends ConsoleElement {
     this.page = Math.max(1, Number(query.get("page")) || 1);
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
 
-  private async load(): Promise<void> {
-    try {
-      this.error = undefined;
+  protected override load(): Promise<void> {
+    return this.attempt(async () => {
       const answer = await this.api.get<{ data: LeadView[]; pagination: Pagination }>("/console/api/leads", { ...this.filters, page: this.page, limit: PAGE_SIZE });
       this.leads = answer.data;
       this.pagination = answer.pagination;
       history.replaceState(null, "", withQuery("/console/leads", { ...this.filters, page: this.page > 1 ? this.page : undefined }));
       const pages = Math.max(1, answer.pagination.totalPages);
       this.announce(this.t("leads.count", { total: answer.pagination.total, page: this.page, pages }));
-    } catch (error) {
-      this.error = error;
-    }
+    });
   }
 
   private apply(event: SubmitEvent): void {

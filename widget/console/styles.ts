@@ -75,6 +75,7 @@ export const pageStyles = css`
   th, td { text-align: start; padding: 0.5rem 0.6rem; border-bottom: 1px solid var(--_border); vertical-align: top; }
   th { font-size: 0.875rem; color: var(--_muted); }
   code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.9em; word-break: break-all; }
+  td code { white-space: nowrap; word-break: normal; }
   .badge { display: inline-block; padding: 0 0.5rem; border-radius: 999px; border: 1px solid var(--_border); font-size: 0.8125rem; white-space: nowrap; }
   .badge.active, .badge.won { border-color: var(--_accent); color: var(--_accent); }
   .badge.revoked, .badge.expired, .badge.lost { border-color: var(--_error); color: var(--_error); }

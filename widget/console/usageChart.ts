@@ -58,7 +58,8 @@ export class BdUsageChart extends LitElement {
   }
 
   private size() {
-    return { width: Math.max(280, this.clientWidth), height: 260 };
+    // A little narrower than the host, so the last day's point is not cut at the edge.
+    return { width: Math.max(280, this.clientWidth - 16), height: 260 };
   }
 
   protected override updated(changed: PropertyValues<this>): void {

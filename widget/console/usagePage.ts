@@ -12,24 +12,16 @@ type Usage = z.infer<typeof keyUsageOutput>;
  * as a chart and, for screen readers and exact figures, as a table, with totals.
  */
 export class BdUsagePage extends ConsoleElement {
-  static override properties: PropertyDeclarations = { ...ConsoleElement.properties, usage: { state: true }, error: { state: true } };
+  static override properties: PropertyDeclarations = { ...ConsoleElement.properties, usage: { state: true } };
   declare usage: Usage | undefined;
-  declare error: unknown;
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.load();
-  }
 
-  private async load(): Promise<void> {
-    try {
-      this.error = undefined;
+  protected override load(): Promise<void> {
+    return this.attempt(async () => {
       this.usage = await this.api.get<Usage>("/console/api/usage", { days: 30 });
       const n = (v: number) => v.toLocaleString(localeOf(this.lang));
       this.announce(this.t("usage.totals", { requests: n(this.usage.totals.requests), refused: n(this.usage.totals.refused) }));
-    } catch (error) {
-      this.error = error;
-    }
+    });
   }
 
   override render() {
