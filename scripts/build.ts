@@ -38,6 +38,7 @@ export async function buildBinary(outfile = BINARY_PATH): Promise<BuildResult> {
   }
   await Bun.write(join(ROOT, "dist/widget.js"), widget.code);
   const consoleBundle = await buildConsole();
+  await Bun.write(join(ROOT, "dist/console.js"), consoleBundle.code);
   if (consoleBundle.gzipBytes > CONSOLE_BUDGET_GZIP_BYTES) {
     throw new Error(`the console bundle is ${consoleBundle.gzipBytes} bytes gzipped, over its ${CONSOLE_BUDGET_GZIP_BYTES} byte budget`);
   }

@@ -180,6 +180,15 @@ describe("the compiled executable, copied alone", () => {
     expect(await response.text()).toBe(widgetSource);
   });
 
+  test("GET /console/console.js serves the console bundle embedded at build time, not the widget's", async () => {
+    const response = await fetch(`${server.url}/console/console.js`, { headers: { "Accept-Encoding": "identity" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toContain("javascript");
+    const code = await response.text();
+    expect(code).toBe(readFileSync(join(REPO, "dist/console.js"), "utf8"));
+    expect(code).not.toBe(widgetSource);
+  });
+
   test("GET /demo serves the demo page that loads the widget", async () => {
     const response = await fetch(`${server.url}/demo?key=${encodeURIComponent(server.demoKey)}`);
     expect(response.status).toBe(200);
