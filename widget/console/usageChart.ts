@@ -77,7 +77,8 @@ export class BdUsageChart extends LitElement {
         ...this.size(),
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
         series: [
-          { value: (_u, v) => (v == null ? "" : dayFormat.format(new Date(v * 1000))) },
+          // No "Time" label: uPlot's word is English only, and the day speaks for itself.
+          { label: "", value: (_u, v) => (v == null ? "" : dayFormat.format(new Date(v * 1000))) },
           ...this.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: true, size: 5 } })),
         ],
         axes: [
