@@ -1,19 +1,28 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from "lit";
 import { ApiError, apiRequest } from "./api.ts";
 import { BrokerElement, defineOnce, isAbort, SetupProblem } from "./base.ts";
-import { QUOTE_LINES, toQuoteLine } from "./fields.ts";
+import { Debouncer } from "./debounce.ts";
+import { allowedSort, FILTER_FACETS, messagesByField, sortsFor, type FilterField } from "./discovery.ts";
+import { renderDirectoryFilters } from "./directoryFilters.ts";
+import { toQuoteLine } from "./fields.ts";
+import { changedControl } from "./formField.ts";
 import { formatNumber } from "./format.ts";
-import { lineLabel } from "./i18n.ts";
-import { findProvince, PROVINCES } from "./provinces.ts";
-import { ratingSummary, safeImageUrl, starRating, verifiedBadge } from "./stars.ts";
-import type { BrokerCard } from "./types.ts";
+import { normalizePostalCode } from "./postalCode.ts";
+import { findProvince } from "./provinces.ts";
+import { renderBrokerCard } from "./brokerCard.ts";
+import type { BrokerCard, BrokerPage, BrokerSort, BrokersQuery, FacetCounts } from "./types.ts";
 
-type Status = "loading" | "ready" | "failed";
+/** invalid: the server refused a filter (422); its message shows beside that control. */
+type Status = "loading" | "ready" | "failed" | "invalid";
+
+// Long enough to skip the requests for half-typed words, short enough to feel live.
+const TYPING_PAUSE_MS = 300;
 
 /**
- * <broker-directory>: broker cards from GET /embed/brokers with a province and insurance
- * type filter. Each card links through the `link` pattern ("#{slug}" by default) and fires
- * a cancelable broker-widget:select first, so a host page can open its own view instead.
+ * <broker-directory>: broker cards from GET /embed/brokers with a search box, a Near
+ * postal-code field, province and insurance-type filters with facet counts, a sort menu and
+ * Show more paging. Each card links through the `link` pattern ("#{slug}" by default) and
+ * fires a cancelable broker-widget:select first, so a host page can open its own view instead.
  */
 export class BrokerDirectory extends BrokerElement {
   static override properties: PropertyDeclarations = {
@@ -24,10 +33,17 @@ export class BrokerDirectory extends BrokerElement {
     link: {},
     selectedProvince: { state: true },
     selectedType: { state: true },
+    q: { state: true },
+    near: { state: true },
+    sort: { state: true },
     brokers: { state: true },
     total: { state: true },
+    facets: { state: true },
     status: { state: true },
     error: { state: true },
+    fieldErrors: { state: true },
+    loadingMore: { state: true },
+    moreError: { state: true },
   };
   static override styles = [
     ...BrokerElement.styles,
@@ -85,32 +101,54 @@ export class BrokerDirectory extends BrokerElement {
   declare link: string | undefined;
   declare selectedProvince: string;
   declare selectedType: string;
+  /** The applied search text and Near value (trimmed); the fields' raw text is qText/nearText. */
+  declare q: string;
+  declare near: string;
+  declare sort: BrokerSort;
   declare brokers: BrokerCard[];
   declare total: number;
+  declare facets: FacetCounts | undefined;
   declare status: Status;
   declare error: unknown;
+  declare fieldErrors: Partial<Record<FilterField | "other", string>>;
+  declare loadingMore: boolean;
+  declare moreError: unknown;
+  private qText = "";
+  private nearText = "";
+  private page = 1;
+  private readonly typingQ = new Debouncer(TYPING_PAUSE_MS);
+  private readonly typingNear = new Debouncer(TYPING_PAUSE_MS);
   private controller: AbortController | undefined;
 
   constructor() {
     super();
     this.selectedProvince = "";
     this.selectedType = "";
+    this.q = "";
+    this.near = "";
+    this.sort = "name";
     this.brokers = [];
     this.total = 0;
     this.status = "loading";
     this.error = undefined;
+    this.fieldErrors = {};
+    this.loadingMore = false;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // The page's attributes set the starting filters; the visitor can then change them.
     if (changed.has("province")) this.selectedProvince = findProvince(this.province)?.code ?? "";
-    if (changed.has("insuranceType")) this.selectedType = toQuoteLine(this.insuranceType) ?? "";
-    const inputs = ["province", "city", "insuranceType", "limit", "apiKey", "apiBase", "selectedProvince", "selectedType"] as const;
+    if (changed.has("insuranceType")) this.selectedType = toQuoteLine(this.insuranceType) ?? this.insuranceType?.trim() ?? "";
+    // Clearing the search text or Near drops a sort that needed it, before anything is sent.
+    this.sort = allowedSort(this.sort, this.q, this.near);
+    const inputs = ["province", "city", "insuranceType", "limit", "apiKey", "apiBase", "selectedProvince", "selectedType", "q", "near", "sort"] as const;
     if (inputs.some((name) => changed.has(name))) void this.load();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.typingQ.cancel();
+    this.typingNear.cancel();
     this.controller?.abort();
   }
 
@@ -120,36 +158,130 @@ export class BrokerDirectory extends BrokerElement {
     return this.selectedProvince === configured ? this.city : undefined;
   }
 
+  private query(page: number): BrokersQuery {
+    return {
+      q: this.q,
+      near: this.near,
+      province: this.selectedProvince,
+      city: this.cityFilter,
+      insuranceType: this.selectedType,
+      sort: this.sort === "name" ? undefined : this.sort,
+      // Counts only change with the filters, not with the page.
+      facets: page === 1 ? FILTER_FACETS.join(",") : undefined,
+      page: page > 1 ? page : undefined,
+      limit: this.limit && this.limit > 0 ? Math.min(Math.floor(this.limit), 50) : undefined,
+    };
+  }
+
+  private async fetchPage(page: number, signal: AbortSignal): Promise<BrokerPage> {
+    const answer = await apiRequest<BrokerPage>(this.apiConfig(), "/embed/brokers", { query: this.query(page), signal });
+    if (!Array.isArray(answer?.data)) throw new ApiError(502, "unexpected answer from /embed/brokers");
+    return { ...answer, total: typeof answer.total === "number" ? answer.total : answer.data.length };
+  }
+
+  /** The first page for the current filters, replacing the list (and cancelling a Show more under way). */
   async load(): Promise<void> {
     this.controller?.abort();
     const controller = (this.controller = new AbortController());
     this.status = "loading";
+    this.loadingMore = false;
+    this.moreError = undefined;
     this.announce(this.t("loadingBrokers"));
     try {
-      const answer = await apiRequest<{ data: BrokerCard[]; total: number }>(this.apiConfig(), "/embed/brokers", {
-        query: {
-          province: this.selectedProvince,
-          city: this.cityFilter,
-          insuranceType: this.selectedType,
-          limit: this.limit && this.limit > 0 ? Math.min(Math.floor(this.limit), 50) : undefined,
-        },
-        signal: controller.signal,
-      });
-      if (!Array.isArray(answer?.data)) throw new ApiError(502, "unexpected answer from /embed/brokers");
+      const answer = await this.fetchPage(1, controller.signal);
       this.brokers = answer.data;
-      this.total = typeof answer.total === "number" ? answer.total : answer.data.length;
+      this.total = answer.total;
+      this.facets = answer.facets;
+      this.page = 1;
+      this.fieldErrors = {};
       this.status = "ready";
-      this.announce(
-        this.brokers.length === 0
-          ? this.t("noBrokers")
-          : this.t("brokersShown", { n: this.brokers.length, total: formatNumber(this.language, this.total) }),
-      );
+      this.announceCount();
     } catch (error) {
       if (isAbort(error)) return;
+      if (error instanceof ApiError && error.status === 422) {
+        this.fieldErrors = messagesByField(error);
+        this.status = "invalid";
+        this.announce(Object.values(this.fieldErrors).join(" "));
+        return;
+      }
       this.error = error;
       this.status = "failed";
       this.announce(this.problemMessage(error));
     }
+  }
+
+  /** Show more: appends the next page and moves focus to its first card, so keyboard users read on from there. */
+  async loadMore(): Promise<void> {
+    if (this.status !== "ready" || this.loadingMore) return;
+    const controller = (this.controller = new AbortController());
+    this.loadingMore = true;
+    this.moreError = undefined;
+    this.announce(this.t("loadingBrokers"));
+    try {
+      const answer = await this.fetchPage(this.page + 1, controller.signal);
+      const shown = new Set(this.brokers.map((b) => b.id));
+      const added = answer.data.filter((b) => !shown.has(b.id));
+      const firstNew = this.brokers.length;
+      this.brokers = [...this.brokers, ...added];
+      // An empty page means the directory shrank meanwhile: stop offering more.
+      this.total = added.length === 0 ? this.brokers.length : answer.total;
+      this.page += 1;
+      this.loadingMore = false;
+      this.announceCount();
+      await this.updateComplete;
+      this.renderRoot.querySelectorAll<HTMLElement>("[part~=card-link]")[firstNew]?.focus();
+    } catch (error) {
+      if (isAbort(error)) return;
+      this.loadingMore = false;
+      this.moreError = error;
+      this.announce(this.problemMessage(error));
+    }
+  }
+
+  private announceCount(): void {
+    this.announce(
+      this.brokers.length === 0
+        ? this.t("noBrokers")
+        : this.t("brokersShown", { n: formatNumber(this.language, this.brokers.length), total: formatNumber(this.language, this.total) }),
+    );
+  }
+
+  private applySearch(): void {
+    this.typingQ.cancel();
+    this.q = this.qText.trim();
+  }
+
+  private applyNear(): void {
+    this.typingNear.cancel();
+    this.near = this.nearText.trim();
+  }
+
+  private onInput(event: Event): void {
+    const { name, value } = changedControl(event);
+    if (name === "q") {
+      this.qText = value;
+      this.typingQ.schedule(() => this.applySearch());
+    } else if (name === "near") {
+      this.nearText = value;
+      // A half-typed postal code would only earn a 422: wait for a whole one, or Enter / leaving the field.
+      if (value.trim() === "" || normalizePostalCode(value)) this.typingNear.schedule(() => this.applyNear());
+      else this.typingNear.cancel();
+    }
+  }
+
+  private onChange(event: Event): void {
+    const { name, value } = changedControl(event);
+    if (name === "q") this.applySearch();
+    else if (name === "near") this.applyNear();
+    else if (name === "province") this.selectedProvince = value;
+    else if (name === "insuranceType") this.selectedType = value;
+    else if (name === "sort") this.sort = value as BrokerSort;
+  }
+
+  private onSubmit(event: Event): void {
+    event.preventDefault();
+    this.applySearch();
+    this.applyNear();
   }
 
   private href(slug: string): string {
@@ -167,69 +299,70 @@ export class BrokerDirectory extends BrokerElement {
   }
 
   private renderFilters() {
-    const { t, language } = this;
-    return html`<form class="filters grid" part="filters" aria-label=${t("filters")} @submit=${(e: Event) => e.preventDefault()}>
-      <div class="field">
-        <label for="province">${t("province")}</label>
-        <select id="province" part="select" @change=${(e: Event) => (this.selectedProvince = (e.target as HTMLSelectElement).value)}>
-          <option value="" ?selected=${this.selectedProvince === ""}>${t("allProvinces")}</option>
-          ${PROVINCES.map(
-            (p) => html`<option value=${p.code} ?selected=${this.selectedProvince === p.code}>${language === "fr" ? p.fr : p.en}</option>`,
-          )}
-        </select>
-      </div>
-      <div class="field">
-        <label for="type">${t("insuranceType")}</label>
-        <select id="type" part="select" @change=${(e: Event) => (this.selectedType = (e.target as HTMLSelectElement).value)}>
-          <option value="" ?selected=${this.selectedType === ""}>${t("allTypes")}</option>
-          ${QUOTE_LINES.map((line) => html`<option value=${line} ?selected=${this.selectedType === line}>${lineLabel(t, line)}</option>`)}
-        </select>
-      </div>
+    return html`<form
+      class="filters grid"
+      part="filters"
+      role="search"
+      aria-label=${this.t("filters")}
+      @input=${this.onInput}
+      @change=${this.onChange}
+      @submit=${this.onSubmit}
+    >
+      ${renderDirectoryFilters({
+        t: this.t,
+        language: this.language,
+        qText: this.qText,
+        nearText: this.nearText,
+        province: this.selectedProvince,
+        insuranceType: this.selectedType,
+        sort: this.sort,
+        sorts: sortsFor(this.q, this.near),
+        facets: this.facets,
+        errors: this.fieldErrors,
+      })}
     </form>`;
   }
 
   private renderBody() {
     const { t } = this;
     if (this.status === "failed") return this.renderProblem(this.error, () => void this.load());
+    if (this.status === "invalid") {
+      return html`<div class="notice problem" part="problem">
+        <p>${t("fixFilters")}</p>
+        ${this.fieldErrors.other ? html`<p class="muted">${t("serverSaid", { message: this.fieldErrors.other })}</p>` : nothing}
+      </div>`;
+    }
     if (this.status === "loading" && this.brokers.length === 0) {
       return html`<p class="muted" part="loading">${t("loadingBrokers")}</p>`;
     }
     if (this.brokers.length === 0) return html`<p class="notice" part="empty">${t("noBrokers")}</p>`;
-    return html`<div aria-busy=${this.status === "loading" ? "true" : "false"}>
-      <p class="muted">${t("brokersShown", { n: this.brokers.length, total: formatNumber(this.language, this.total) })}</p>
+    const more = this.brokers.length < this.total;
+    return html`<div aria-busy=${this.status === "loading" || this.loadingMore ? "true" : "false"}>
+      <p class="muted" part="count">
+        ${t("brokersShown", { n: formatNumber(this.language, this.brokers.length), total: formatNumber(this.language, this.total) })}
+      </p>
       <ul class="cards" part="cards">
-        ${this.brokers.map((broker) => this.renderCard(broker))}
+        ${this.brokers.map((broker) => {
+          const href = this.href(broker.slug);
+          return renderBrokerCard(this.t, this.language, broker, href, (e) => this.onSelect(e, broker, href));
+        })}
       </ul>
+      ${this.moreError ? this.renderProblem(this.moreError, () => void this.loadMore()) : nothing}
+      ${more && !this.moreError
+        ? html`<div class="actions">
+            <button
+              class="secondary"
+              part="button show-more"
+              aria-disabled=${this.loadingMore ? "true" : "false"}
+              @click=${() => void this.loadMore()}
+            >
+              ${this.loadingMore ? t("loadingBrokers") : t("showMore")}
+            </button>
+          </div>`
+        : nothing}
     </div>`;
   }
 
-  private renderCard(broker: BrokerCard) {
-    const { t, language } = this;
-    const href = this.href(broker.slug);
-    const photo = safeImageUrl(broker.photoUrl);
-    return html`<li>
-      <article class="card" part="card">
-        <div class="head">
-          ${photo ? html`<img class="photo" part="card-photo" src=${photo} alt="" loading="lazy" width="56" height="56" />` : nothing}
-          <div>
-            <h3 class="name" part="card-name">
-              <a href=${href} part="card-link" @click=${(e: MouseEvent) => this.onSelect(e, broker, href)}>${broker.name}</a>
-            </h3>
-            <span class="muted" part="card-place">${broker.city}, ${broker.province}</span>
-            ${verifiedBadge(t, broker.isVerified)}
-          </div>
-        </div>
-        <div class="rating" part="rating">
-          ${starRating(t, language, broker.averageRating, broker.reviewCount)} ${ratingSummary(t, language, broker.averageRating, broker.reviewCount)}
-        </div>
-        ${broker.insuranceLines.length
-          ? html`<ul class="chips" part="lines" aria-label=${t("linesOffered")}>
-              ${broker.insuranceLines.map((line) => html`<li>${lineLabel(t, line)}</li>`)}
-            </ul>`
-          : nothing}
-      </article>
-    </li>`;
-  }
 }
 
 defineOnce("broker-directory", BrokerDirectory);

@@ -14,7 +14,7 @@ export interface FieldView {
   control: "text" | "select" | "textarea";
   options?: readonly { value: string; label: string }[];
   inputmode?: "numeric" | "email" | "tel" | "text";
-  type?: "text" | "email" | "tel";
+  type?: "text" | "email" | "tel" | "search";
   autocomplete?: string;
 }
 

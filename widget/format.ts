@@ -21,3 +21,8 @@ export function formatDate(lang: Lang, iso: string, withTime = false): string {
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat(localeOf(lang), withTime ? { dateStyle: "long", timeStyle: "short" } : { dateStyle: "long" }).format(date);
 }
+
+/** A distance in kilometres, one decimal at most: "2.3 km" / "2,3 km". */
+export function formatDistance(lang: Lang, km: number): string {
+  return new Intl.NumberFormat(localeOf(lang), { style: "unit", unit: "kilometer", maximumFractionDigits: 1 }).format(km);
+}

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import "../../widget/directory.ts";
 import type { BrokerDirectory } from "../../widget/directory.ts";
 import type { BrokerCard } from "../../widget/types.ts";
-import { json, mockFetch, mount, shadow, text, until } from "./helpers.ts";
+import { fill, json, mockFetch, mount, shadow, text, until } from "./helpers.ts";
 
 useDom();
 
@@ -37,7 +37,13 @@ describe("<broker-directory>", () => {
     const call = fetch.calls[0]!;
     expect(call.method).toBe("GET");
     expect(call.url.origin + call.url.pathname).toBe("https://directory.example/api/v1/embed/brokers");
-    expect(Object.fromEntries(call.url.searchParams)).toEqual({ province: "ON", city: "Toronto", insuranceType: "Auto", limit: "6" });
+    expect(Object.fromEntries(call.url.searchParams)).toEqual({
+      province: "ON",
+      city: "Toronto",
+      insuranceType: "Auto",
+      limit: "6",
+      facets: "province,insuranceType",
+    });
     expect(call.headers.get("Authorization")).toBe("Bearer brk_test");
     expect(call.headers.get("Accept")).toBe("application/json");
   });
@@ -84,14 +90,10 @@ describe("<broker-directory>", () => {
     restore = fetch.restore;
     const el = await mount<BrokerDirectory>(`<broker-directory api-key="k" api-base="https://d.example" province="ON" city="Toronto"></broker-directory>`);
     await until(() => shadow(el).querySelector("[part=card]"));
-    const select = shadow(el).querySelector<HTMLSelectElement>("#province")!;
-    select.value = "QC";
-    select.dispatchEvent(new Event("change", { bubbles: true }));
+    fill(shadow(el), "province", "QC");
     await until(() => fetch.calls.length === 2);
-    expect(Object.fromEntries(fetch.calls[1]!.url.searchParams)).toEqual({ province: "QC" });
-    const type = shadow(el).querySelector<HTMLSelectElement>("#type")!;
-    type.value = "Life";
-    type.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(Object.fromEntries(fetch.calls[1]!.url.searchParams)).toEqual({ province: "QC", facets: "province,insuranceType" });
+    fill(shadow(el), "insuranceType", "Life");
     await until(() => fetch.calls.length === 3);
     expect(fetch.calls[2]!.url.searchParams.get("insuranceType")).toBe("Life");
   });
@@ -99,8 +101,10 @@ describe("<broker-directory>", () => {
   test("filters are labelled controls in the same shadow root", async () => {
     restore = mockFetch(json(200, { data: [], total: 0 })).restore;
     const el = await mount<BrokerDirectory>(`<broker-directory api-key="k" api-base="https://d.example"></broker-directory>`);
-    for (const select of shadow(el).querySelectorAll("select")) {
-      expect(shadow(el).querySelector(`label[for="${select.id}"]`)).not.toBeNull();
+    const controls = shadow(el).querySelectorAll("input, select");
+    expect(controls.length).toBe(5);
+    for (const control of controls) {
+      expect(shadow(el).querySelector(`label[for="${control.id}"]`)).not.toBeNull();
     }
   });
 
