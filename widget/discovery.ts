@@ -1,11 +1,13 @@
 import type { ApiError } from "./api.ts";
-import type { BrokerFacet, BrokerSort, FacetCounts } from "./types.ts";
+import type { BrokerFacet, BrokerSort, FacetCounts, ReviewSort } from "./types.ts";
 
 /**
- * The directory's search rules, as the server states them in src/schemas/discovery.ts (which
- * cannot be imported: it would bring zod into the bundle). test/widget/discovery.test.ts checks
- * the lists against the server's BROKER_SORTS and BROKER_FACETS.
+ * The search rules, as the server states them in src/schemas/discovery.ts and reviewParams.ts
+ * (which cannot be imported: they would bring zod into the bundle). test/widget/discovery.test.ts
+ * checks these lists against the server's BROKER_SORTS, BROKER_FACETS and REVIEW_SORTS.
  */
+export const REVIEW_SORTS = ["newest", "oldest", "highest", "lowest"] as const satisfies readonly ReviewSort[];
+
 export const SORTS = ["name", "rating", "reviews", "distance", "relevance"] as const satisfies readonly BrokerSort[];
 
 /** The facets the filters show counts for. */

@@ -1,17 +1,25 @@
 import { css, html, nothing, type PropertyDeclarations, type PropertyValues } from "lit";
 import { ApiError, apiRequest } from "./api.ts";
 import { BrokerElement, defineOnce, isAbort, SetupProblem } from "./base.ts";
+import { REVIEW_SORTS } from "./discovery.ts";
+import { changedControl, renderField } from "./formField.ts";
 import { formatDate } from "./format.ts";
+import { renderHistogram, sizeBars, starsLabel } from "./histogram.ts";
 import { ratingSummary, safeImageUrl, starRating, verifiedBadge } from "./stars.ts";
-import type { BrokerSummary, Review } from "./types.ts";
+import type { BrokerSummary, Review, ReviewSort, ReviewsQuery } from "./types.ts";
 
 type Status = "loading" | "ready" | "failed";
 
-/** <broker-reviews broker="slug">: a broker's rating summary and latest reviews. */
+/**
+ * <broker-reviews broker="slug">: a broker's rating summary, its per-star histogram (each bar
+ * filters the list to that many stars) and its reviews in the order the sort menu asks for.
+ */
 export class BrokerReviews extends BrokerElement {
   static override properties: PropertyDeclarations = {
     broker: {},
     limit: { type: Number },
+    sort: { state: true },
+    rating: { state: true },
     summary: { state: true },
     reviews: { state: true },
     status: { state: true },
@@ -47,6 +55,73 @@ export class BrokerReviews extends BrokerElement {
         margin: 0.25rem 0;
         overflow-wrap: anywhere;
       }
+      .histogram {
+        display: grid;
+        gap: 0.125rem;
+        max-width: 24rem;
+        margin-bottom: 0.75rem;
+      }
+      .bar {
+        display: grid;
+        grid-template-columns: 2.5rem 1fr 2.5rem;
+        gap: 0.5rem;
+        align-items: center;
+        min-height: 32px;
+        padding: 0.125rem 0.375rem;
+        border: 2px solid transparent;
+        background: transparent;
+        color: var(--_fg);
+        font-weight: 400;
+        text-align: start;
+      }
+      .bar:hover:not([disabled]),
+      .bar[aria-pressed="true"] {
+        border-color: var(--_accent);
+      }
+      .bar[aria-pressed="true"] {
+        background: var(--_surface);
+        font-weight: 600;
+      }
+      .bar[disabled] {
+        cursor: default;
+        opacity: 0.6;
+      }
+      .bar-stars {
+        white-space: nowrap;
+      }
+      .bar-track {
+        height: 0.625rem;
+        border-radius: 999px;
+        border: 1px solid var(--_border);
+        overflow: hidden;
+      }
+      .bar-fill {
+        display: block;
+        height: 100%;
+        width: 0;
+        background: var(--_star);
+      }
+      .bar-count {
+        text-align: end;
+      }
+      .controls {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem 1rem;
+        align-items: end;
+        justify-content: space-between;
+        margin-bottom: 0.75rem;
+      }
+      .controls .field {
+        flex: 0 1 14rem;
+      }
+      .active-filter {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.25rem 0.75rem;
+        align-items: center;
+        margin: 0;
+      }
       .body {
         white-space: pre-line;
         overflow-wrap: anywhere;
@@ -57,6 +132,9 @@ export class BrokerReviews extends BrokerElement {
 
   declare broker: string | undefined;
   declare limit: number | undefined;
+  declare sort: ReviewSort;
+  /** Only reviews with this many stars (a histogram bar), or all. */
+  declare rating: number | undefined;
   declare summary: BrokerSummary | undefined;
   declare reviews: Review[];
   declare status: Status;
@@ -67,10 +145,20 @@ export class BrokerReviews extends BrokerElement {
     super();
     this.reviews = [];
     this.status = "loading";
+    this.sort = "newest";
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (["broker", "limit", "apiKey", "apiBase"].some((name) => changed.has(name as keyof BrokerReviews))) void this.load();
+    // Another broker's histogram has other bars: its filter starts cleared.
+    if (changed.has("broker")) {
+      this.rating = undefined;
+      this.summary = undefined;
+    }
+    if (["broker", "limit", "apiKey", "apiBase", "sort", "rating"].some((name) => changed.has(name as keyof BrokerReviews))) void this.load();
+  }
+
+  protected override updated(): void {
+    sizeBars(this.renderRoot);
   }
 
   override disconnectedCallback(): void {
@@ -85,15 +173,21 @@ export class BrokerReviews extends BrokerElement {
     try {
       if (!this.broker) throw new SetupProblem("problem.missingBroker");
       this.announce(this.t("loadingReviews"));
+      const query: ReviewsQuery = {
+        broker: this.broker,
+        sort: this.sort === "newest" ? undefined : this.sort,
+        rating: this.rating,
+        limit: this.limit && this.limit > 0 ? Math.min(Math.floor(this.limit), 50) : undefined,
+      };
       const answer = await apiRequest<{ data: { broker: BrokerSummary; reviews: Review[] } }>(this.apiConfig(), "/embed/reviews", {
-        query: { broker: this.broker, limit: this.limit && this.limit > 0 ? Math.min(Math.floor(this.limit), 50) : undefined },
+        query,
         signal: controller.signal,
       });
       if (!answer?.data?.broker || !Array.isArray(answer.data.reviews)) throw new ApiError(502, "unexpected answer from /embed/reviews");
       this.summary = answer.data.broker;
       this.reviews = answer.data.reviews;
       this.status = "ready";
-      this.announce(this.reviews.length ? this.t("reviewsOf", { name: this.summary.name }) : this.t("noReviews"));
+      this.announce(this.listHeadline() ?? (this.reviews.length ? this.t("reviewsOf", { name: this.summary.name }) : this.t("noReviews")));
     } catch (error) {
       if (isAbort(error)) return;
       this.error = error;
@@ -102,14 +196,63 @@ export class BrokerReviews extends BrokerElement {
     }
   }
 
+  /** With a star filter: "Showing only reviews with 5 stars." (or that there are none). */
+  private listHeadline(): string | undefined {
+    if (this.rating === undefined) return undefined;
+    const stars = starsLabel(this.t, this.language, this.rating);
+    return this.t(this.reviews.length ? "onlyStars" : "noReviewsWithRating", { stars });
+  }
+
+  /** A bar toggles its filter; the bar keeps focus, so the keyboard user stays where they were. */
+  private pickRating(stars: number): void {
+    this.rating = this.rating === stars ? undefined : stars;
+  }
+
+  private async clearRating(): Promise<void> {
+    const was = this.rating;
+    this.rating = undefined;
+    await this.updateComplete;
+    // The clear button is gone: put focus on the bar that was pressed.
+    const bars = this.renderRoot.querySelectorAll<HTMLElement>("[part=histogram-bar]");
+    bars[5 - (was ?? 5)]?.focus();
+  }
+
   override render() {
     return html`${this.renderLive()}${this.renderBody()}`;
+  }
+
+  private renderControls(broker: BrokerSummary) {
+    const { t } = this;
+    if (broker.reviewCount === 0) return nothing;
+    const headline = this.listHeadline();
+    // An answer without distribution (an older server) still gets the sort menu.
+    return html`${broker.distribution ? renderHistogram(t, this.language, broker.distribution, this.rating, (n) => this.pickRating(n)) : nothing}
+      <div class="controls">
+        ${headline
+          ? html`<p class="active-filter" part="active-filter">
+              <span>${headline}</span>
+              <button type="button" class="secondary" part="button clear-filter" @click=${() => void this.clearRating()}>
+                ${t("showAllReviews")}
+              </button>
+            </p>`
+          : html`<span></span>`}
+        <div @change=${(e: Event) => (this.sort = changedControl(e).value as ReviewSort)}>
+          ${renderField({
+            name: "sort",
+            control: "select",
+            label: t("sortReviews"),
+            value: this.sort,
+            options: REVIEW_SORTS.map((sort) => ({ value: sort, label: t(`reviewSort.${sort}`) })),
+          })}
+        </div>
+      </div>`;
   }
 
   private renderBody() {
     const { t } = this;
     if (this.status === "failed") return this.renderProblem(this.error, () => void this.load());
-    if (this.status === "loading" || !this.summary) return html`<p class="muted" part="loading">${t("loadingReviews")}</p>`;
+    // A new order or filter keeps the summary and the list in place (marked busy) until the answer.
+    if (!this.summary) return html`<p class="muted" part="loading">${t("loadingReviews")}</p>`;
     const broker = this.summary;
     const photo = safeImageUrl(broker.photoUrl);
     return html`<section part="reviews" aria-labelledby="heading">
@@ -124,9 +267,10 @@ export class BrokerReviews extends BrokerElement {
           </div>
         </div>
       </div>
+      ${this.renderControls(broker)}
       ${this.reviews.length === 0
-        ? html`<p class="notice" part="empty">${t("noReviews")}</p>`
-        : html`<ul class="list">
+        ? html`<p class="notice" part="empty">${this.rating === undefined ? t("noReviews") : this.listHeadline()}</p>`
+        : html`<ul class="list" part="review-list" aria-busy=${this.status === "loading" ? "true" : "false"}>
             ${this.reviews.map((review) => this.renderReview(review))}
           </ul>`}
     </section>`;

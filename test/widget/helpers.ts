@@ -66,3 +66,14 @@ export function fill(root: ShadowRoot, name: string, value: string): void {
   control.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
   control.dispatchEvent(new Event("change", { bubbles: true, composed: true }));
 }
+
+/** Types into a text control: sets the value and fires input only (no change: the visitor is still in the field). */
+export function typeInto(root: ShadowRoot, name: string, value: string): void {
+  const control = root.querySelector<HTMLInputElement>(`[name="${name}"]`);
+  if (!control) throw new Error(`no control named ${name}`);
+  control.value = value;
+  control.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+}
+
+/** The query string of a recorded call as a plain object. */
+export const params = (call: Call | undefined) => Object.fromEntries(call?.url.searchParams ?? []);
