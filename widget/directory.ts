@@ -139,7 +139,9 @@ export class BrokerDirectory extends BrokerElement {
     // The page's attributes set the starting filters; the visitor can then change them.
     if (changed.has("province")) this.selectedProvince = findProvince(this.province)?.code ?? "";
     if (changed.has("insuranceType")) this.selectedType = toQuoteLine(this.insuranceType) ?? this.insuranceType?.trim() ?? "";
-    // Clearing the search text or Near drops a sort that needed it, before anything is sent.
+    // A first place in Near means "closest first" unless the visitor chose another order;
+    // clearing the search text or Near drops a sort that needed it, before anything is sent.
+    if (changed.has("near") && this.near && !changed.get("near") && this.sort === "name") this.sort = "distance";
     this.sort = allowedSort(this.sort, this.q, this.near);
     const inputs = ["province", "city", "insuranceType", "limit", "apiKey", "apiBase", "selectedProvince", "selectedType", "q", "near", "sort"] as const;
     if (inputs.some((name) => changed.has(name))) void this.load();

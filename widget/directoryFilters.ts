@@ -1,5 +1,5 @@
 import { html } from "lit";
-import { facetCount, type FilterField } from "./discovery.ts";
+import { facetCount, SORTS, type FilterField } from "./discovery.ts";
 import { QUOTE_LINES } from "./fields.ts";
 import { renderField } from "./formField.ts";
 import { formatNumber } from "./format.ts";
@@ -84,7 +84,8 @@ export function renderDirectoryFilters(view: FiltersView) {
       label: t("sortBy"),
       value: view.sort,
       error: errors.sort,
-      options: view.sorts.map((sort) => ({ value: sort, label: t(`sort.${sort}`) })),
+      // Every order is listed (the visitor learns Nearest exists); those the server would refuse are disabled.
+      options: SORTS.map((sort) => ({ value: sort, label: t(`sort.${sort}`), disabled: !view.sorts.includes(sort) })),
     })}
   `;
 }

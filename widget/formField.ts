@@ -3,7 +3,10 @@ import { html, nothing } from "lit";
 /**
  * One labelled form control. The label, hint and error live in the same shadow root as the
  * control (a <label for> cannot reach across shadow boundaries), and the hint and error are
- * tied to it with aria-describedby; aria-invalid marks a field with an error.
+ * tied to it with aria-describedby; aria-invalid marks a field with an error. Options take
+ * `.selected` (the property): once a visitor has picked an option the browser ignores later
+ * changes of the `selected` attribute, and a select whose options change (the directory's
+ * sort menu) must still show the value the element chose.
  */
 export interface FieldView {
   name: string;
@@ -12,7 +15,7 @@ export interface FieldView {
   hint?: string;
   error?: string;
   control: "text" | "select" | "textarea";
-  options?: readonly { value: string; label: string }[];
+  options?: readonly { value: string; label: string; disabled?: boolean }[];
   inputmode?: "numeric" | "email" | "tel" | "text";
   type?: "text" | "email" | "tel" | "search";
   autocomplete?: string;
@@ -32,7 +35,7 @@ export function renderField(view: FieldView) {
     <label for=${id} part="label">${view.label}</label>
     ${view.control === "select"
       ? html`<select id=${common.id} name=${view.name} part="select" aria-describedby=${common.describedBy} aria-invalid=${common.invalid}>
-          ${(view.options ?? []).map((o) => html`<option value=${o.value} ?selected=${o.value === view.value}>${o.label}</option>`)}
+          ${(view.options ?? []).map((o) => html`<option value=${o.value} .selected=${o.value === view.value} ?disabled=${o.disabled === true}>${o.label}</option>`)}
         </select>`
       : view.control === "textarea"
         ? html`<textarea id=${common.id} name=${view.name} part="input" rows="3" aria-describedby=${common.describedBy} aria-invalid=${common.invalid}

@@ -109,11 +109,13 @@ export class BrokerReviews extends BrokerElement {
         flex-wrap: wrap;
         gap: 0.5rem 1rem;
         align-items: end;
-        justify-content: space-between;
         margin-bottom: 0.75rem;
       }
-      .controls .field {
-        flex: 0 1 14rem;
+      /* Right-aligned beside the filter line; a row of its own, full width, on a narrow screen. */
+      .sort {
+        flex: 1 1 12rem;
+        max-width: 16rem;
+        margin-inline-start: auto;
       }
       .active-filter {
         display: flex;
@@ -235,8 +237,8 @@ export class BrokerReviews extends BrokerElement {
                 ${t("showAllReviews")}
               </button>
             </p>`
-          : html`<span></span>`}
-        <div @change=${(e: Event) => (this.sort = changedControl(e).value as ReviewSort)}>
+          : nothing}
+        <div class="sort" @change=${(e: Event) => (this.sort = changedControl(e).value as ReviewSort)}>
           ${renderField({
             name: "sort",
             control: "select",

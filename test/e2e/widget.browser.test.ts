@@ -51,6 +51,9 @@ beforeAll(async () => {
         { type: "reviews", key, attributes: { theme: "dark", broker: reviewedBroker, limit: "2" } },
       ],
     },
+    "/discovery": { widgets: [{ type: "directory", key, attributes: { limit: "4", theme: "light" } }] },
+    "/discovery-dark-fr": { lang: "fr-CA", background: "#0b0d10", widgets: [{ type: "directory", key, attributes: { limit: "2", theme: "dark" } }] },
+    "/reviews-dark-fr": { lang: "fr-CA", background: "#0b0d10", widgets: [{ type: "reviews", key, attributes: { broker: reviewedBroker, theme: "dark", limit: "3" } }] },
     "/auto": { widgets: [{ type: "reviews", key, attributes: { broker: reviewedBroker, theme: "auto", limit: "1" } }] },
     "/wrong-origin": { widgets: [{ type: "directory", key: otherSiteKey }] },
     "/bad-key": { widgets: [{ type: "directory", key: "brk_not_a_real_key" }] },
@@ -80,6 +83,19 @@ async function openPage(path: string, width = 900): Promise<{ page: Page; errors
   await page.goto(`${partner.origin}${path}`);
   return { page, errors };
 }
+
+/** Reads the directory's cards from its shadow root: name, rating label, distance text. */
+const directoryCards = (page: Page) =>
+  page.evaluate(() =>
+    [...(document.querySelector("broker-directory")?.shadowRoot?.querySelectorAll("[part=card]") ?? [])].map((card) => ({
+      name: card.querySelector("[part=card-name]")?.textContent?.trim() ?? "",
+      href: card.querySelector("[part=card-link]")?.getAttribute("href") ?? "",
+      rated: Number(/Rated ([\d.]+)/.exec(card.querySelector("[part=rating] [role=img]")?.getAttribute("aria-label") ?? "")?.[1] ?? 0),
+      distance: card.querySelector("[part=card-distance]")?.textContent?.trim(),
+    })),
+  );
+
+const cardCount = (page: Page) => page.locator("broker-directory [part=card]").count();
 
 const events = (page: Page) => page.evaluate(() => (window as unknown as { __events: { type: string; detail: unknown }[] }).__events);
 
@@ -169,6 +185,141 @@ describe("widget.js on a partner page (another origin) against the real server",
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(OUTPUT, "all-dark-fr-320.png"), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("directory search: typing in the search box narrows the cards to the server's matches", async () => {
+    const { page, errors } = await openPage("/discovery");
+    await page.locator("broker-directory [part=card]").first().waitFor();
+    const before = await page.locator("broker-directory [part=count]").textContent();
+    await page.getByLabel("Search").pressSequentially("maple", { delay: 30 });
+    await page.waitForFunction(() => {
+      const names = [...(document.querySelector("broker-directory")?.shadowRoot?.querySelectorAll("[part=card-name]") ?? [])];
+      return names.length > 0 && names.every((n) => /maple/i.test(n.textContent ?? ""));
+    });
+    const after = await page.locator("broker-directory [part=count]").textContent();
+    expect(after).not.toBe(before);
+    expect(Number(/of (\d+)/.exec(after ?? "")?.[1])).toBeLessThan(Number(/of (\d+)/.exec(before ?? "")?.[1]));
+    // Relevance is offered once there is a search text.
+    expect(await page.locator("broker-directory [name=sort] option[value=relevance]:not([disabled])").count()).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("directory near: a postal code shows distances, sort by distance puts the nearest first", async () => {
+    const { page, errors } = await openPage("/discovery");
+    await page.locator("broker-directory [part=card]").first().waitFor();
+    expect(await page.locator("broker-directory [name=sort] option[value=distance]:not([disabled])").count()).toBe(0);
+    await page.getByLabel("Near").fill("M5V 3L9");
+    await page.locator("broker-directory [part=card-distance]").first().waitFor();
+    let cards = await directoryCards(page);
+    expect(cards.every((c) => /^\d+(\.\d)? km away$/.test(c.distance ?? ""))).toBe(true);
+    await page.getByLabel("Sort by").selectOption("distance");
+    await page.waitForFunction(() => {
+      const km = [...(document.querySelector("broker-directory")?.shadowRoot?.querySelectorAll("[part=card-distance]") ?? [])].map((d) => parseFloat(d.textContent ?? ""));
+      return km.length > 1 && km.every((d, i) => i === 0 || km[i - 1]! <= d);
+    });
+    cards = await directoryCards(page);
+    expect(parseFloat(cards[0]!.distance!)).toBeLessThan(5);
+    await page.locator("broker-directory").screenshot({ path: join(OUTPUT, "discovery-near.png") });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("directory sort: Best rated reorders the cards by rating", async () => {
+    const { page } = await openPage("/discovery");
+    await page.locator("broker-directory [part=card]").first().waitFor();
+    const byName = await directoryCards(page);
+    await page.getByLabel("Sort by").selectOption({ label: "Best rated" });
+    await page.waitForFunction((first) => {
+      const name = document.querySelector("broker-directory")?.shadowRoot?.querySelector("[part=card-name]")?.textContent?.trim();
+      return name !== undefined && name !== first;
+    }, byName[0]!.name);
+    const byRating = await directoryCards(page);
+    expect(byRating.map((c) => c.rated)).toEqual([...byRating.map((c) => c.rated)].sort((a, b) => b - a));
+    expect(byRating[0]!.rated).toBeGreaterThanOrEqual(Math.max(...byName.map((c) => c.rated)));
+    await page.close();
+  }, 30_000);
+
+  test("directory Show more appends the next page and moves focus to it", async () => {
+    const { page } = await openPage("/discovery");
+    await page.locator("broker-directory [part=card]").first().waitFor();
+    const first = await directoryCards(page);
+    expect(first).toHaveLength(4);
+    await page.getByRole("button", { name: "Show more" }).click();
+    await page.waitForFunction(() => (document.querySelector("broker-directory")?.shadowRoot?.querySelectorAll("[part=card]").length ?? 0) === 8);
+    const both = await directoryCards(page);
+    expect(both.slice(0, 4)).toEqual(first);
+    // Eight different brokers (two may share a name: the slug tells them apart).
+    expect(new Set(both.map((c) => c.href)).size).toBe(8);
+    const focused = await page.evaluate(() => document.querySelector("broker-directory")?.shadowRoot?.activeElement?.textContent?.trim());
+    expect(focused).toBe(both[4]!.name);
+    expect(await page.locator("broker-directory [part=count]").textContent()).toMatch(/Showing 8 of \d+ brokers/);
+    await page.close();
+  }, 30_000);
+
+  test("directory facets and a refused postal area: counts beside options, the server's message beside Near", async () => {
+    const { page } = await openPage("/discovery");
+    await page.locator("broker-directory [part=card]").first().waitFor();
+    const ontario = await page.locator("broker-directory [name=province] option[value=ON]").textContent();
+    expect(ontario).toMatch(/^Ontario \(\d+\)$/);
+    await page.getByLabel("Near").fill("X9Z");
+    await page.getByLabel("Near").press("Enter");
+    const error = page.locator("broker-directory [part=error]");
+    await error.waitFor();
+    expect(await error.textContent()).toContain("X9Z is not in our postal-code data");
+    expect(await page.getByLabel("Near").getAttribute("aria-invalid")).toBe("true");
+    await page.locator("broker-directory").screenshot({ path: join(OUTPUT, "discovery-422.png") });
+    await page.close();
+  }, 30_000);
+
+  test("directory in dark French at 320 px: nothing overflows, distances in French", async () => {
+    const { page, errors } = await openPage("/discovery-dark-fr", 320);
+    await page.locator("broker-directory [part=card]").first().waitFor();
+    await page.getByLabel("Près de").fill("H2X 1Y4");
+    await page.locator("broker-directory [part=card-distance]").first().waitFor();
+    expect(await page.locator("broker-directory [part=card-distance]").first().textContent()).toMatch(/^à \d+(,\d)?\s?km$/);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(OUTPUT, "discovery-dark-fr-320.png"), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("reviews histogram: a bar (pressed with the keyboard) filters the reviews; Show all clears it", async () => {
+    const { page, errors } = await openPage("/reviews");
+    const bar = page.locator("broker-reviews [part=histogram-bar]:not([disabled])").first();
+    await bar.waitFor();
+    const stars = Number((await bar.getAttribute("aria-label"))?.[0]);
+    await page.locator("broker-reviews").screenshot({ path: join(OUTPUT, "reviews-histogram.png") });
+    await bar.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((n) => {
+      const labels = [...(document.querySelector("broker-reviews")?.shadowRoot?.querySelectorAll("[part=review] [role=img]") ?? [])].map((s) => s.getAttribute("aria-label"));
+      return labels.length > 0 && labels.every((l) => l === `Rated ${n} out of 5`);
+    }, stars);
+    expect(await bar.getAttribute("aria-pressed")).toBe("true");
+    expect(await page.locator("broker-reviews [part=active-filter]").textContent()).toContain(`Showing only reviews with ${stars} star`);
+    await page.locator("broker-reviews").screenshot({ path: join(OUTPUT, "reviews-filtered.png") });
+    await page.getByRole("button", { name: "Show all reviews" }).click();
+    await page.locator("broker-reviews [part=active-filter]").waitFor({ state: "detached" });
+    expect(await bar.getAttribute("aria-pressed")).toBe("false");
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("reviews in dark French at 320 px, sorted lowest first", async () => {
+    const { page, errors } = await openPage("/reviews-dark-fr", 320);
+    await page.locator("broker-reviews [part=review]").first().waitFor();
+    await page.getByLabel("Trier les avis").selectOption("lowest");
+    await page.waitForFunction(() => {
+      const r = [...(document.querySelector("broker-reviews")?.shadowRoot?.querySelectorAll("[part=review] [role=img]") ?? [])].map((s) => parseFloat(/([\d,]+) sur/.exec(s.getAttribute("aria-label") ?? "")?.[1]?.replace(",", ".") ?? "9"));
+      return r.length > 0 && r.every((v, i) => i === 0 || r[i - 1]! <= v);
+    });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(OUTPUT, "reviews-dark-fr-320.png"), fullPage: true });
     expect(errors).toEqual([]);
     await page.close();
   }, 30_000);

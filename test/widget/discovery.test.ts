@@ -37,7 +37,8 @@ async function mountDirectory(markup = TAG) {
   return el;
 }
 
-const sortOptions = (el: Element) => [...shadow(el).querySelectorAll<HTMLOptionElement>("[name=sort] option")].map((o) => o.value);
+/** The orders a visitor can pick: every order is listed, the ones the server would refuse disabled. */
+const sortOptions = (el: Element) => [...shadow(el).querySelectorAll<HTMLOptionElement>("[name=sort] option:not([disabled])")].map((o) => o.value);
 const optionLabels = (el: Element, name: string) => [...shadow(el).querySelectorAll<HTMLOptionElement>(`[name=${name}] option`)].map((o) => o.textContent?.trim());
 
 describe("the widget's copies of the server's lists", () => {
@@ -124,12 +125,12 @@ describe("<broker-directory> Near", () => {
 });
 
 describe("<broker-directory> sort menu", () => {
-  test("offers distance only with Near and relevance only with a search, and sends the choice", async () => {
+  test("enables distance only with Near and relevance only with a search, and sends the choice", async () => {
     const fetch = mockFetch(json(200, page([broker(1)])));
     restore = fetch.restore;
     const el = await mountDirectory();
     expect(sortOptions(el)).toEqual(["name", "rating", "reviews"]);
-    expect(optionLabels(el, "sort")).toEqual(["Name (A–Z)", "Best rated", "Most reviewed"]);
+    expect(optionLabels(el, "sort")).toEqual(["Name (A–Z)", "Best rated", "Most reviewed", "Nearest", "Best match"]);
     expect(params(fetch.calls[0]).sort).toBeUndefined(); // name is the server's default
 
     fill(shadow(el), "sort", "rating");
@@ -147,6 +148,25 @@ describe("<broker-directory> sort menu", () => {
     await until(() => sortOptions(el).includes("relevance"));
     fill(shadow(el), "sort", "relevance");
     await until(() => params(fetch.calls.at(-1)).sort === "relevance");
+  });
+
+  test("a first Near value sorts nearest first, unless the visitor chose another order", async () => {
+    const fetch = mockFetch(json(200, page([broker(1)])));
+    restore = fetch.restore;
+    const el = await mountDirectory();
+    fill(shadow(el), "near", "M5V 3L9");
+    await until(() => fetch.calls.length === 2);
+    expect(params(fetch.calls[1])).toMatchObject({ near: "M5V 3L9", sort: "distance" });
+    await el.updateComplete;
+    expect(shadow(el).querySelector<HTMLSelectElement>("[name=sort]")!.value).toBe("distance");
+
+    fill(shadow(el), "near", "");
+    await until(() => fetch.calls.length === 3);
+    fill(shadow(el), "sort", "rating");
+    await until(() => fetch.calls.length === 4);
+    fill(shadow(el), "near", "M5V");
+    await until(() => fetch.calls.length === 5);
+    expect(params(fetch.calls[4])).toMatchObject({ near: "M5V", sort: "rating" });
   });
 
   test("clearing the field a sort needs falls back to name: a refused sort is never sent", async () => {
