@@ -97,6 +97,15 @@ const directoryCards = (page: Page) =>
 
 const cardCount = (page: Page) => page.locator("broker-directory [part=card]").count();
 
+/** A narrow page's last checks: nothing wider than the viewport, no page error; then its full-page screenshot. */
+async function finishNarrowPage(page: Page, errors: string[], screenshot: string): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: join(OUTPUT, screenshot), fullPage: true });
+  expect(errors).toEqual([]);
+  await page.close();
+}
+
 const events = (page: Page) => page.evaluate(() => (window as unknown as { __events: { type: string; detail: unknown }[] }).__events);
 
 describe("widget.js on a partner page (another origin) against the real server", () => {
@@ -181,12 +190,7 @@ describe("widget.js on a partner page (another origin) against the real server",
     await page.locator("broker-directory [part=card]").first().waitFor({ timeout: 10_000 });
     await page.locator("broker-reviews [part=review]").first().waitFor({ timeout: 10_000 });
     expect(await page.getByRole("button", { name: "Obtenir mes soumissions" }).count()).toBe(1);
-    // Nothing wider than the viewport.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(OUTPUT, "all-dark-fr-320.png"), fullPage: true });
-    expect(errors).toEqual([]);
-    await page.close();
+    await finishNarrowPage(page, errors, "all-dark-fr-320.png");
   }, 30_000);
 
   test("directory search: typing in the search box narrows the cards to the server's matches", async () => {
@@ -280,11 +284,7 @@ describe("widget.js on a partner page (another origin) against the real server",
     await page.getByLabel("Près de").fill("H2X 1Y4");
     await page.locator("broker-directory [part=card-distance]").first().waitFor();
     expect(await page.locator("broker-directory [part=card-distance]").first().textContent()).toMatch(/^à \d+(,\d)?\s?km$/);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(OUTPUT, "discovery-dark-fr-320.png"), fullPage: true });
-    expect(errors).toEqual([]);
-    await page.close();
+    await finishNarrowPage(page, errors, "discovery-dark-fr-320.png");
   }, 30_000);
 
   test("reviews histogram: a bar (pressed with the keyboard) filters the reviews; Show all clears it", async () => {
@@ -317,11 +317,7 @@ describe("widget.js on a partner page (another origin) against the real server",
       const r = [...(document.querySelector("broker-reviews")?.shadowRoot?.querySelectorAll("[part=review] [role=img]") ?? [])].map((s) => parseFloat(/([\d,]+) sur/.exec(s.getAttribute("aria-label") ?? "")?.[1]?.replace(",", ".") ?? "9"));
       return r.length > 0 && r.every((v, i) => i === 0 || r[i - 1]! <= v);
     });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(OUTPUT, "reviews-dark-fr-320.png"), fullPage: true });
-    expect(errors).toEqual([]);
-    await page.close();
+    await finishNarrowPage(page, errors, "reviews-dark-fr-320.png");
   }, 30_000);
 
   test("theme=auto follows prefers-color-scheme live; keyboard focus is visible", async () => {
