@@ -252,7 +252,7 @@ describe("<broker-directory> facet counts", () => {
     const types = optionLabels(el, "insuranceType");
     expect(types.slice(0, 3)).toEqual(["All insurance types", "Auto (194)", "Home (0)"]);
     // A line beyond the quote form's six, from the counts, is offered too.
-    expect(types).toContain("Business (149)");
+    expect(types).toContain("Commercial (149)");
     // An option counted 0 stays selectable.
     expect(shadow(el).querySelector<HTMLOptionElement>("[name=province] option[value=AB]")!.disabled).toBe(false);
     fill(shadow(el), "insuranceType", "Commercial");
