@@ -19,8 +19,8 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
   const emit = (lvl: Exclude<LogLevel, "silent">) => (message: string, fields: LogFields = {}) => {
     if (LOG_LEVELS.indexOf(lvl) < threshold) return;
     const safe: LogFields = {};
-    for (const [name, value] of Object.entries(fields)) safe[name] = typeof value === "string" ? scrubSecrets(value) : value;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg: scrubSecrets(message), ...safe }), lvl === "error");
+    for (const [name, value] of Object.entries(fields)) safe[name] = typeof value === "string" ? scrubSecrets(cut(value)) : value;
+    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg: scrubSecrets(cut(message)), ...safe }), lvl === "error");
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
 }
@@ -58,8 +58,23 @@ function defaultWrite(line: string, isError: boolean): void {
   else flushTimer ??= setTimeout(flushLog, 50).unref();
 }
 
+/**
+ * A logged string is at most this long: cut before it is scrubbed, so no text from outside,
+ * however long, makes the scrubber or the log line expensive. A stack fits.
+ */
+export const MAX_LOGGED_CHARS = 4_000;
+
+function cut(text: string): string {
+  return text.length <= MAX_LOGGED_CHARS ? text : `${text.slice(0, MAX_LOGGED_CHARS)}…[cut ${text.length - MAX_LOGGED_CHARS} chars]`;
+}
+
+// Every regex here is linear-time (test/unit/regex-safety.test.ts checks each one of src/ and
+// widget/). An email pattern of the usual `[…]+@…` shape is not: searched through a long run of
+// its characters it rescans the run from every position, which is quadratic (15 KB: 0.6 s).
 const API_KEY_PATTERN = /brk_[A-Za-z0-9_-]{8,}/g;
-const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+/** A run of the characters an address is made of; each is tested in code (see looksLikeEmail). */
+const EMAIL_CANDIDATE = /[A-Za-z0-9._%+@-]+/g;
+const TOP_LEVEL_DOMAIN = /^[A-Za-z]{2,}$/;
 
 /**
  * A last line of defence for text that reaches the log from elsewhere (an error message that
@@ -68,5 +83,17 @@ const EMAIL_PATTERN = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-
  */
 export function scrubSecrets(text: string): string {
   if (!text.includes("brk_") && !text.includes("@")) return text;
-  return text.replace(API_KEY_PATTERN, "brk_[redacted]").replace(EMAIL_PATTERN, "[email redacted]");
+  const keysMasked = text.replace(API_KEY_PATTERN, "brk_[redacted]");
+  if (!keysMasked.includes("@")) return keysMasked;
+  return keysMasked.replace(EMAIL_CANDIDATE, (run) => (looksLikeEmail(run) ? "[email redacted]" : run));
+}
+
+/** local@domain.tld: something before the last @, and a domain ending in a dot and two letters or more. */
+function looksLikeEmail(run: string): boolean {
+  const at = run.lastIndexOf("@");
+  if (at <= 0) return false;
+  let end = run.length;
+  while (end > at + 1 && run[end - 1] === ".") end--; // a sentence's full stop is not part of it
+  const dot = run.lastIndexOf(".", end - 1);
+  return dot > at + 1 && TOP_LEVEL_DOMAIN.test(run.slice(dot + 1, end));
 }

@@ -7,7 +7,8 @@ import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
 import { demoPageHandler } from "./adapters/static/demoPage.ts";
 import { widgetCode } from "./adapters/static/embeddedAssets.ts";
 import { widgetAssetHandler } from "./adapters/static/widgetAsset.ts";
-import { renderDocsPage, DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
+import { DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
+import { parseRequestTarget, probeMethodRefusal } from "./adapters/http/requestTarget.ts";
 import { createOpenApiSource } from "./adapters/openapi/openApiEndpoint.ts";
 import { createTrpcHandler, TRPC_ENDPOINT } from "./adapters/trpc/trpcHandler.ts";
 import { createMcpHandler } from "./adapters/mcp/mcpHandler.ts";
@@ -35,8 +36,12 @@ export interface ServerOptions {
  * without a byte) would cut them, and MCP clients wait 60 s by default.
  */
 const IDLE_TIMEOUT_SECONDS = 120;
-/** Bodies are 64 KiB at most (see readJsonBody); Bun refuses anything far beyond before reading it. */
-const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+/**
+ * Bodies are 64 KiB at most (see readJsonText), refused by our readers with a JSON 413 (CORS on
+ * embed paths). Bun's own limit is a backstop far above ours, so that a declared length up to it
+ * still reaches those readers; past it Bun answers an empty 413 and closes (see README).
+ */
+const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
 
 /**
  * The HTTP front door: one Bun.serve that sends each path to its adapter, stamps the request
@@ -51,15 +56,19 @@ export function startServer(services: Services, options: ServerOptions): Server<
   const handleConsole = createConsoleHandler(services, { publicUrl: options.publicUrl });
   const handleMcp = createMcpHandler(services, { allowedOrigins: options.mcpAllowedOrigins ?? [], boundHostname: options.hostname });
   const metrics = new HttpMetrics();
-  const serveMetrics = createMetricsEndpoint({ metrics, db: services.db, token: options.metricsToken });
-  const openApiFor = createOpenApiSource(restRoutes);
-  let docs: { url: string; html: string } | undefined;
+  const serveMetrics = createMetricsEndpoint({
+    metrics,
+    db: services.db,
+    token: options.metricsToken,
+    caches: () => services.caches.stats(),
+  });
+  const contract = createOpenApiSource(restRoutes);
 
   async function route(request: Request, url: URL, info: RequestInfo, server: Server<undefined>): Promise<Response> {
     const path = url.pathname;
     if (path === "/api/v1/openapi.json") {
       info.route = path;
-      return new Response(openApiFor(info.baseUrl).json, {
+      return new Response(contract.json(info.baseUrl), {
         headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*" },
       });
     }
@@ -92,10 +101,12 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/healthz") {
       info.route = path;
-      return jsonResponse({ status: "ok" });
+      return probeMethodRefusal(request, path) ?? jsonResponse({ status: "ok" });
     }
     if (path === "/readyz") {
       info.route = path;
+      const refusal = probeMethodRefusal(request, path);
+      if (refusal) return refusal;
       const readiness = checkReadiness(services.db);
       return jsonResponse({ status: readiness.ready ? "ready" : "not ready", checks: readiness.checks }, readiness.ready ? 200 : 503);
     }
@@ -105,9 +116,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/docs" || path === "/docs/") {
       info.route = "/docs";
-      // One page kept, for the last base URL (which comes from the Host header without PUBLIC_URL).
-      if (docs?.url !== info.baseUrl) docs = { url: info.baseUrl, html: renderDocsPage(openApiFor(info.baseUrl).document) };
-      return new Response(docs.html, {
+      return new Response(contract.docsHtml(info.baseUrl), {
         headers: {
           "Content-Type": "text/html; charset=utf-8",
           "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
@@ -126,11 +135,15 @@ export function startServer(services: Services, options: ServerOptions): Server<
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     async fetch(request, server) {
       const started = performance.now();
-      const url = new URL(request.url);
-      const info: RequestInfo = { requestId: requestIdFor(request), baseUrl: options.publicUrl ?? url.origin };
+      const target = parseRequestTarget(request);
+      const info: RequestInfo = { requestId: requestIdFor(request), baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : "") };
       let response: Response;
       try {
-        response = await route(request, url, info, server);
+        if (target.ok) response = await route(request, target.url, info, server);
+        else {
+          info.route = "(bad request target)";
+          response = target.response;
+        }
       } catch (error) {
         services.log.error("unhandled request failure", {
           requestId: info.requestId,
@@ -155,9 +168,19 @@ export function startServer(services: Services, options: ServerOptions): Server<
       });
       return response;
     },
+    // Reached only by a fault outside fetch's try. Its message may quote the request (Bun's
+    // URL errors do), so only the error's kind and where it was thrown are logged.
     error(error) {
-      services.log.error("server error", { error: error.stack ?? error.message });
-      return errorResponse(500, INTERNAL_ERROR_MESSAGE);
+      services.log.error("server error", { error: `${error.name}\n${stackFrames(error)}` });
+      return errorResponse(500, INTERNAL_ERROR_MESSAGE, { "X-Request-Id": crypto.randomUUID() });
     },
   });
+}
+
+/** The "    at …" lines of a stack, without the message above them. */
+function stackFrames(error: Error): string {
+  return (error.stack ?? "")
+    .split("\n")
+    .filter((line) => line.trimStart().startsWith("at "))
+    .join("\n");
 }

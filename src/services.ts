@@ -1,5 +1,6 @@
 import type { RateLimiter } from "./auth/rateLimiter.ts";
 import { InMemoryRateLimiter } from "./auth/rateLimiter.ts";
+import { CacheRegistry } from "./cache/cacheRegistry.ts";
 import type { Logger } from "./log.ts";
 import { BrokerStore } from "./storage/brokerStore.ts";
 import { CarrierStore } from "./storage/carrierStore.ts";
@@ -27,6 +28,8 @@ export interface Services {
   consoleLinks: ConsoleLinkStore;
   consoleSessions: ConsoleSessionStore;
   rateLimiter: RateLimiter;
+  /** Every cache keyed by outside input, for /metrics and the memory-bounds test. */
+  caches: CacheRegistry;
   log: Logger;
   /** Milliseconds since the epoch; injected so tests can move time. */
   now: () => number;
@@ -39,11 +42,15 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
   const usage = new UsageCounter(keyUsage, (error) =>
     log.warn("usage counts not written; kept for the next flush", { error: error instanceof Error ? error.message : String(error) }),
   );
+  const brokers = new BrokerStore(db, directoryVersion);
+  const carriers = new CarrierStore(db, directoryVersion);
+  const caches = new CacheRegistry();
+  caches.add(...brokers.caches(), ...carriers.caches());
   return {
     db,
-    brokers: new BrokerStore(db, directoryVersion),
+    brokers,
     keys: new KeyStore(db),
-    carriers: new CarrierStore(db, directoryVersion),
+    carriers,
     quotes: new QuoteStore(db),
     leads: new LeadStore(db),
     usage,
@@ -51,6 +58,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     consoleLinks: new ConsoleLinkStore(db),
     consoleSessions: new ConsoleSessionStore(db),
     rateLimiter: new InMemoryRateLimiter(),
+    caches,
     log,
     now: Date.now,
     ...overrides,

@@ -3,18 +3,22 @@ import { errorResponse } from "../adapters/http/json.ts";
 import { databaseBytes } from "./databaseSize.ts";
 import type { HttpMetrics } from "./httpMetrics.ts";
 import { decideMetricsAccess } from "./metricsAccess.ts";
+import type { CacheStats } from "../cache/boundedCache.ts";
+import { cacheGauges } from "./cacheGauges.ts";
 
 export interface MetricsEndpointOptions {
   metrics: HttpMetrics;
   db: DirectoryDb;
   /** METRICS_TOKEN: lets a remote scraper in with `Authorization: Bearer <token>`. */
   token: string | undefined;
+  /** The sizes of the server's caches, rendered as gauges. */
+  caches?: () => readonly CacheStats[];
 }
 
 const STARTED_AT_SECONDS = Math.floor(Date.now() / 1000);
 
 /** GET /metrics: the request metrics plus a few gauges read at scrape time. */
-export function createMetricsEndpoint({ metrics, db, token }: MetricsEndpointOptions) {
+export function createMetricsEndpoint({ metrics, db, token, caches }: MetricsEndpointOptions) {
   return function serveMetrics(request: Request, remoteAddress: string | undefined): Response {
     const access = decideMetricsAccess({
       remoteAddress,
@@ -39,6 +43,7 @@ export function createMetricsEndpoint({ metrics, db, token }: MetricsEndpointOpt
       "# HELP process_start_time_seconds Start time of the process since the Unix epoch.",
       "# TYPE process_start_time_seconds gauge",
       `process_start_time_seconds ${STARTED_AT_SECONDS}`,
+      ...cacheGauges(caches?.() ?? []),
     ];
     return new Response(metrics.render() + gauges.join("\n") + "\n", {
       headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" },

@@ -13,6 +13,7 @@ import type { ReviewSort } from "../schemas/reviewParams.ts";
 import { DEFAULT_RADIUS_KM, type BrokerFacet, type BrokerSort, type FacetCounts } from "../schemas/discovery.ts";
 import { DirectoryVersion } from "./directoryVersion.ts";
 import { VersionedCache } from "./versionedCache.ts";
+import type { CacheStats } from "../cache/boundedCache.ts";
 
 /** A broker search as the procedures hand it over (already validated and folded). */
 export interface BrokerFilter {
@@ -83,7 +84,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export class BrokerStore {
   private readonly index: SearchIndex;
   private readonly listByIds;
-  private readonly cache = new VersionedCache<unknown>(5_000);
+  private readonly cache = new VersionedCache<unknown>("directory-reads", { maxEntries: 5_000, maxBytes: 32 * 1024 * 1024 });
   private readonly bySlug;
   private readonly byId;
   private readonly locationsOf;
@@ -186,6 +187,11 @@ export class BrokerStore {
       });
       return { items, total, ...(facets ? { facets } : {}) };
     }) as SearchAnswer;
+  }
+
+  /** Its caches, for the registry that /metrics and the memory-bounds test read. */
+  caches(): { stats(): CacheStats }[] {
+    return [this.cache, this.index];
   }
 
   /** Prepares the search index ahead of the first request. */

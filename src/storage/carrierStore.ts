@@ -5,13 +5,14 @@ import type { ProvinceCode } from "../domain/provinces.ts";
 import type { DirectoryDb } from "./database.ts";
 import { DirectoryVersion } from "./directoryVersion.ts";
 import { VersionedCache } from "./versionedCache.ts";
+import type { CacheStats } from "../cache/boundedCache.ts";
 
 /**
  * The carrier catalogue, read whole (30 rows) and kept until the directory version moves
  * (the carriers table bumps it, see migration 0002): the quote path never queries it.
  */
 export class CarrierStore {
-  private readonly cache = new VersionedCache<readonly Carrier[]>(1);
+  private readonly cache = new VersionedCache<readonly Carrier[]>("carriers", { maxEntries: 1, maxBytes: 1024 * 1024 });
   private readonly allQuery;
 
   constructor(
@@ -19,6 +20,11 @@ export class CarrierStore {
     private readonly directoryVersion: DirectoryVersion = new DirectoryVersion(db),
   ) {
     this.allQuery = db.select().from(carriers).orderBy(asc(carriers.name)).prepare();
+  }
+
+  /** Its cache, for the registry that /metrics reads. */
+  caches(): { stats(): CacheStats }[] {
+    return [this.cache];
   }
 
   /** Every carrier, alphabetical by name. */

@@ -6,6 +6,8 @@ import { BrokerAttributes } from "./brokerAttributes.ts";
 import type { DirectoryDb } from "./database.ts";
 import { countFacet } from "./facetCounts.ts";
 import { fullTextMatches } from "./fullTextSearch.ts";
+import { BoundedCache, type CacheStats } from "../cache/boundedCache.ts";
+import { estimateBytes } from "../cache/estimateBytes.ts";
 import { globalOrder, orderRanks } from "./rankOrder.ts";
 import { intersectAll, minRatingSet, nearSet, valueAt, verifiedSet, type RankSet } from "./rankSets.ts";
 
@@ -39,8 +41,11 @@ export interface IndexPage {
 type Part = "location" | "line" | "text" | "language" | "specialty" | "verified" | "rating" | "near";
 const FACET_EXCLUDES: Record<BrokerFacet, Part> = { province: "location", city: "location", insuranceType: "line", language: "language" };
 
-/** Ranks kept across all filter sets (4 bytes each: 64 MiB); beyond it the least recently used sets go. */
-const MAX_KEPT_RANKS = 16_000_000;
+/**
+ * Filter sets kept: 64 MiB (ranks, values, keys and overhead) and 20,000 sets at most; beyond
+ * either the least recently used sets go. A set that matched nothing still costs its key and overhead.
+ */
+const SET_LIMITS = { maxEntries: 20_000, maxBytes: 64 * 1024 * 1024 };
 
 /**
  * An in-memory index over the published directory, rebuilt from the database whenever the
@@ -56,11 +61,10 @@ export class SearchIndex {
   private version = -1;
   private rankToId = new Int32Array(0);
   private idToRank = new Map<number, number>();
-  private readonly sets = new Map<string, RankSet>();
+  private readonly sets = new BoundedCache<RankSet>("search-index", SET_LIMITS, estimateBytes);
   private attributesOfVersion: BrokerAttributes | undefined;
   private readonly orders = new Map<"rating" | "reviews", Int32Array>();
   private allRanks = new Int32Array(0);
-  private keptRanks = 0;
   private readonly publishedInOrder;
   private readonly inProvince;
   private readonly inProvinceCity;
@@ -94,6 +98,10 @@ export class SearchIndex {
       .from(brokerLines)
       .where(eq(brokerLines.lineKey, sql.placeholder("line")))
       .prepare();
+  }
+
+  stats(): CacheStats {
+    return this.sets.stats();
   }
 
   /** Builds the alphabetical order now, so the first search after start does not pay for it. */
@@ -175,7 +183,7 @@ export class SearchIndex {
   /** A set computed from the attributes rather than read by a query, kept like the others. */
   private derived(key: string, compute: (attributes: BrokerAttributes) => RankSet): RankSet {
     const cached = this.sets.get(key);
-    if (cached) return this.touch(key, cached);
+    if (cached) return cached;
     return this.keep(key, compute(this.attributes()));
   }
 
@@ -188,14 +196,13 @@ export class SearchIndex {
     this.attributesOfVersion = undefined;
     this.orders.clear();
     this.sets.clear();
-    this.keptRanks = 0;
     this.version = version;
   }
 
   /** The sorted ranks of the published brokers among `rows` (with their score, if any), computed once per version. */
   private set(key: string, load: () => { id: number; score?: number }[]): RankSet {
     const cached = this.sets.get(key);
-    if (cached) return this.touch(key, cached);
+    if (cached) return cached;
     const pairs: [number, number][] = [];
     for (const { id, score } of load()) {
       const rank = this.idToRank.get(id);
@@ -207,25 +214,10 @@ export class SearchIndex {
     return this.keep(key, scored ? { ranks, values: Float64Array.from(pairs, (p) => p[1]) } : { ranks });
   }
 
-  private touch(key: string, set: RankSet): RankSet {
-    this.sets.delete(key);
-    this.sets.set(key, set);
-    return set;
-  }
-
-  /** Keeps a set, then drops the least recently used ones past the budget (every set costs at least one slot). */
+  /** Keeps a set (the bounded cache evicts the least recently used past its caps). */
   private keep(key: string, set: RankSet): RankSet {
     this.sets.set(key, set);
-    this.keptRanks += cost(set);
-    for (const [oldKey, oldSet] of this.sets) {
-      if (this.keptRanks <= MAX_KEPT_RANKS || oldKey === key) break;
-      this.sets.delete(oldKey);
-      this.keptRanks -= cost(oldSet);
-    }
     return set;
   }
 }
-
-/** Budget slots a set takes: its ranks, its values (two slots each), and one for the entry itself. */
-const cost = (set: RankSet) => 1 + set.ranks.length + (set.values ? set.values.length * 2 : 0);
 

@@ -1,32 +1,43 @@
+import { BoundedCache, type CacheLimits, type CacheStats } from "../cache/boundedCache.ts";
+import { estimateBytes } from "../cache/estimateBytes.ts";
+
 /**
  * A bounded LRU of computed read results, valid for one version of the data. When the
  * version moves (any write, from this process or another sharing the database), the whole
  * cache is dropped: correctness never depends on guessing which entries a write touched.
  */
 export class VersionedCache<V> {
-  private readonly entries = new Map<string, V>();
+  private readonly entries: BoundedCache<V>;
   private version = -1;
 
-  constructor(private readonly maxEntries: number) {}
+  constructor(name: string, limits: CacheLimits, sizeOf: (value: V) => number = estimateBytes) {
+    this.entries = new BoundedCache(name, limits, sizeOf);
+  }
 
+  /** The cached value for this version, else `compute()` (kept unless it is undefined). */
   get(key: string, currentVersion: number, compute: () => V): V {
+    const hit = this.lookup(key, currentVersion);
+    if (hit !== undefined) return hit;
+    const value = compute();
+    if (value !== undefined) this.entries.set(key, value);
+    return value;
+  }
+
+  lookup(key: string, currentVersion: number): V | undefined {
     if (currentVersion !== this.version) {
       this.entries.clear();
       this.version = currentVersion;
     }
-    const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      // Re-insert to mark as most recently used.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
-    const value = compute();
+    return this.entries.get(key);
+  }
+
+  /** Keeps a value computed for `version`; dropped at once if the version has moved since. */
+  store(key: string, version: number, value: V): void {
+    if (version !== this.version) return;
     this.entries.set(key, value);
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    return value;
+  }
+
+  stats(): CacheStats {
+    return this.entries.stats();
   }
 }

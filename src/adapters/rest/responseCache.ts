@@ -1,41 +1,44 @@
+import type { CacheLimits, CacheStats } from "../../cache/boundedCache.ts";
+import { VersionedCache } from "../../storage/versionedCache.ts";
+
+interface CachedAnswer {
+  body: string;
+  /** Set when the body holds the base URL it was built with (e.g. embed photoUrl): served only to that base URL. */
+  baseUrl: string | undefined;
+}
+
 /**
- * Serialized answers of directory reads, valid for one directory version and bounded in bytes.
- * A hit skips the procedure pipeline (input parsing, the query, output validation and JSON
+ * Serialized answers of directory reads, valid for one directory version and bounded in bytes
+ * and entries. A hit skips the procedure pipeline (the query, output validation and JSON
  * encoding) but never admission: the key, its origin rules and its rate limit are checked on
  * every request, and only callers holding the route's scope are served from here.
+ *
+ * Keys name the route and its parsed input (see responseCacheKey), never the Host: most answers
+ * do not depend on the base URL. Those that do (absolute photo URLs) contain it, so an answer is
+ * tagged with the base URL when its text holds it and then served only to requests with that
+ * same base URL; another base URL recomputes it and replaces the entry. A rotated Host therefore
+ * never adds entries, and with PUBLIC_URL set the base URL never changes at all.
  */
 export class ResponseCache {
-  private readonly bodies = new Map<string, string>();
-  private version = -1;
-  private bytes = 0;
+  private readonly answers: VersionedCache<CachedAnswer>;
 
-  constructor(private readonly maxBytes: number) {}
-
-  get(key: string, version: number): string | undefined {
-    if (version !== this.version) return undefined;
-    const body = this.bodies.get(key);
-    if (body !== undefined) {
-      this.bodies.delete(key);
-      this.bodies.set(key, body);
-    }
-    return body;
+  constructor(limits: CacheLimits) {
+    // UTF-16 in memory; a tagged base URL costs its text too.
+    this.answers = new VersionedCache("rest-responses", limits, (a) => a.body.length * 2 + (a.baseUrl?.length ?? 0) * 2);
   }
 
-  set(key: string, version: number, body: string): void {
-    if (version !== this.version) {
-      this.bodies.clear();
-      this.bytes = 0;
-      this.version = version;
-    }
-    if (body.length * 2 > this.maxBytes / 16) return; // one answer never takes a large share
-    const previous = this.bodies.get(key);
-    if (previous !== undefined) this.bytes -= previous.length * 2;
-    this.bodies.set(key, body);
-    this.bytes += body.length * 2; // UTF-16 in memory
-    for (const [oldKey, oldBody] of this.bodies) {
-      if (this.bytes <= this.maxBytes) break;
-      this.bodies.delete(oldKey);
-      this.bytes -= oldBody.length * 2;
-    }
+  get(key: string, version: number, baseUrl: string): string | undefined {
+    const answer = this.answers.lookup(key, version);
+    if (answer === undefined || (answer.baseUrl !== undefined && answer.baseUrl !== baseUrl)) return undefined;
+    return answer.body;
+  }
+
+  set(key: string, version: number, baseUrl: string, body: string): void {
+    const holdsBaseUrl = body.includes(baseUrl) || body.includes(JSON.stringify(baseUrl).slice(1, -1));
+    this.answers.store(key, version, { body, baseUrl: holdsBaseUrl ? baseUrl : undefined });
+  }
+
+  stats(): CacheStats {
+    return this.answers.stats();
   }
 }

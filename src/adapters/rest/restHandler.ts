@@ -12,10 +12,11 @@ import { BROKER_PHOTO_ROUTE, brokerPhotoSlug, serveBrokerPhoto } from "../static
 import { isEmbedPath, optionsResponse, withEmbedCors } from "./cors.ts";
 import { compilePaths, matchPath } from "./pathMatcher.ts";
 import { ResponseCache } from "./responseCache.ts";
+import { responseCacheKey } from "./responseCacheKey.ts";
 import type { RestRoute } from "./restRoute.ts";
 
-/** Memory for cached directory answers (see ResponseCache). */
-const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+/** Memory for cached directory answers (see ResponseCache): 32 MiB and 10,000 answers at most. */
+const RESPONSE_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 };
 
 /**
  * Translates /api/v1 HTTP requests into procedure calls and their results (or errors) back
@@ -23,7 +24,8 @@ const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export function createRestHandler(services: Services, routes: readonly RestRoute[]) {
   const compiled = compilePaths(routes.map((route) => ({ path: route.path, value: route })));
-  const responses = new ResponseCache(RESPONSE_CACHE_BYTES);
+  const responses = new ResponseCache(RESPONSE_CACHE_LIMITS);
+  services.caches.add(responses);
 
   // Embed paths answer CORS on every response, errors included, so a widget can read them.
   return async function handleRestWithCors(request: Request, url: URL, info: RequestInfo): Promise<Response> {
@@ -70,11 +72,11 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     const headers = rateLimitHeaders(admission.rate);
 
     // A key without the route's scope goes on to the procedure, which refuses it in its words.
-    const cacheKey =
-      route.directoryRead && admission.principal.scopes.has(route.scope) ? `${info.baseUrl}${url.pathname}${url.search}` : undefined;
+    const query = queryObject(url);
+    const cacheKey = route.directoryRead && admission.principal.scopes.has(route.scope) ? responseCacheKey(route, match.params, query) : undefined;
     const version = cacheKey === undefined ? 0 : services.brokers.version();
     if (cacheKey !== undefined) {
-      const cached = responses.get(cacheKey, version);
+      const cached = responses.get(cacheKey, version, info.baseUrl);
       if (cached !== undefined) return jsonText(cached, 200, headers);
     }
 
@@ -87,10 +89,10 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
         baseUrl: info.baseUrl,
       });
       const body = route.body ? await readJsonBody(request) : undefined;
-      const result = await route.call(caller, { params: match.params, query: queryObject(url), body, request });
+      const result = await route.call(caller, { params: match.params, query, body, request });
       if (route.envelope === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], headers);
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
-      if (cacheKey !== undefined) responses.set(cacheKey, version, text);
+      if (cacheKey !== undefined) responses.set(cacheKey, version, info.baseUrl, text);
       return jsonText(text, route.status ?? 200, headers);
     } catch (error) {
       const failure = toPublicError(error);

@@ -1,0 +1,35 @@
+import { isEmbedPath, withEmbedCors } from "../rest/cors.ts";
+import { errorResponse } from "./json.ts";
+
+/**
+ * Path and query at most this long. Bun itself answers an empty 431 (no JSON, no CORS) when
+ * the request line and headers pass about 16 KB; below our limit every refusal is ours.
+ */
+export const MAX_TARGET_CHARS = 8 * 1024;
+
+export type RequestTarget = { ok: true; url: URL } | { ok: false; response: Response };
+
+/**
+ * The request's URL, or the answer to a target we will not serve: 400 when the Host or the
+ * target does not make a URL (e.g. `Host: a:99999999`), 414 when it is longer than ours to
+ * take. Neither answer nor anything logged quotes the URL: it is the client's text, any size.
+ */
+export function parseRequestTarget(request: Request): RequestTarget {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return { ok: false, response: errorResponse(400, "Bad request: the Host header or the request target is not a valid URL.") };
+  }
+  if (url.pathname.length + url.search.length > MAX_TARGET_CHARS) {
+    const response = errorResponse(414, `The request path and query are longer than ${MAX_TARGET_CHARS / 1024} KiB.`);
+    return { ok: false, response: isEmbedPath(url.pathname) ? withEmbedCors(request, response) : response };
+  }
+  return { ok: true, url };
+}
+
+/** GET and HEAD only, for the probes (/healthz, /readyz): anything else is a 405 naming them. */
+export function probeMethodRefusal(request: Request, path: string): Response | undefined {
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
+  return errorResponse(405, `${request.method.slice(0, 20)} is not allowed on ${path}; use GET.`, { Allow: "GET, HEAD" });
+}
