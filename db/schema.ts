@@ -169,7 +169,8 @@ export const quotes = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [index("quotes_workspace_created").on(t.workspaceId, t.createdAt)],
+  // quotes_expires: the purge walks expired quotes oldest first without scanning the table.
+  (t) => [index("quotes_workspace_created").on(t.workspaceId, t.createdAt), index("quotes_expires").on(t.expiresAt)],
 );
 
 /** One carrier's price for a quote. Money in integer cents; carrier name kept as quoted. */

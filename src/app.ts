@@ -3,6 +3,7 @@ import { loadCarriers } from "../db/seed/loadCarriers.ts";
 import { createDemoPageKey } from "./demo/demoPageKey.ts";
 import { ensureDemoData, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
+import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
 import { startServer } from "./server.ts";
 import { createServices, type Services } from "./services.ts";
 import { closeDatabase, openDatabase } from "./storage/database.ts";
@@ -29,6 +30,8 @@ export interface RunningApp {
   url: string;
   demo: DemoSetup | undefined;
   migrationsApplied: string[];
+  /** Housekeeping timers (rate-limit sweep, quote purge); purgeNow() runs a purge at once. */
+  maintenance: Maintenance;
   /** Stops accepting, lets in-flight requests finish (up to `graceMs`), closes the database. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -64,6 +67,7 @@ export function startApp(options: AppOptions): RunningApp {
   // Usage counts live in memory between flushes; a crash loses at most this much of them.
   const usageFlush = setInterval(() => services.usage.flush(), USAGE_FLUSH_MS);
   usageFlush.unref();
+  const maintenance = startMaintenance(services);
   // Off the start-up path: the server answers /healthz at once, and searches find the index built.
   setTimeout(() => {
     try {
@@ -79,7 +83,9 @@ export function startApp(options: AppOptions): RunningApp {
     url: `http://${host}:${server.port}`,
     demo,
     migrationsApplied: applied,
+    maintenance,
     async stop(graceMs = 10_000) {
+      maintenance.stop();
       // The grace timer is deliberately ref'd: once stopped, the server no longer keeps the
       // process alive, and an unref'd timer would let it exit mid-request (a reset connection).
       let timer: ReturnType<typeof setTimeout> | undefined;

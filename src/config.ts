@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LOG_LEVELS } from "./log.ts";
+import { trimChar } from "./domain/text.ts";
 
 /**
  * Every setting of the service in one table: its command-line flag, its environment variable
@@ -30,7 +31,7 @@ const httpUrl = (name: string) =>
     .string()
     .trim()
     .refine((value) => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), { error: `${name} must be an http(s) URL such as https://brokers.example.ca` })
-    .transform((value) => value.replace(/\/+$/, ""));
+    .transform((value) => trimChar(value, "/", "end"));
 
 /** A comma-separated list of browser origins (scheme://host[:port]), normalised as browsers send them. */
 const originList = (name: string) =>

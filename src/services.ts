@@ -44,8 +44,9 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
   );
   const brokers = new BrokerStore(db, directoryVersion);
   const carriers = new CarrierStore(db, directoryVersion);
+  const rateLimiter = new InMemoryRateLimiter();
   const caches = new CacheRegistry();
-  caches.add(...brokers.caches(), ...carriers.caches());
+  caches.add(...brokers.caches(), ...carriers.caches(), rateLimiter);
   return {
     db,
     brokers,
@@ -57,7 +58,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     keyUsage,
     consoleLinks: new ConsoleLinkStore(db),
     consoleSessions: new ConsoleSessionStore(db),
-    rateLimiter: new InMemoryRateLimiter(),
+    rateLimiter,
     caches,
     log,
     now: Date.now,

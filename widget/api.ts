@@ -73,7 +73,7 @@ export interface RequestOptions {
 
 /** Calls `${base}/api/v1${path}` and returns the parsed JSON answer (an envelope such as `{ data }`). */
 export async function apiRequest<T>(config: ApiConfig, path: string, options: RequestOptions = {}): Promise<T> {
-  const url = new URL(`${config.base.replace(/\/+$/, "")}/api/v1${path}`);
+  const url = new URL(`${withoutTrailingSlashes(config.base)}/api/v1${path}`);
   for (const [name, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined && value !== "") url.searchParams.set(name, String(value));
   }
@@ -106,4 +106,11 @@ export async function apiRequest<T>(config: ApiConfig, path: string, options: Re
     if (!response.ok) throw await toApiError(response);
     return (await response.json()) as T;
   }
+}
+
+/** A loop rather than `/\/+$/`, which rescans a run of slashes from each position (every regex here is linear). */
+function withoutTrailingSlashes(base: string): string {
+  let end = base.length;
+  while (end > 0 && base[end - 1] === "/") end--;
+  return base.slice(0, end);
 }

@@ -71,7 +71,8 @@ export function parseRequired(raw: string, t: Translate): Parsed {
 export function parseEmail(raw: string, t: Translate): Parsed {
   const email = raw.trim();
   if (email === "") return fail(t("error.required"));
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? ok(email) : fail(t("error.email"));
+  // Dot-separated labels after the @ (linear: `[^\s@]+\.[^\s@]+` could split a long domain anywhere).
+  return /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/.test(email) ? ok(email) : fail(t("error.email"));
 }
 
 /** At least a Canadian number's ten digits; the server normalises it to E.164. */

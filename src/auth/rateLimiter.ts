@@ -1,3 +1,5 @@
+import type { CacheStats } from "../cache/boundedCache.ts";
+
 /**
  * Per-key request budget over a sliding one-minute window.
  *
@@ -6,6 +8,8 @@
  */
 export interface RateLimiter {
   consume(bucket: string, limitPerMinute: number, nowMs: number): Promise<RateDecision> | RateDecision;
+  /** Drops state nothing needs any more; called on a schedule by the server (see maintenance.ts). */
+  sweep?(nowMs: number): void;
 }
 
 export interface RateDecision {
@@ -19,6 +23,13 @@ export interface RateDecision {
 
 const SLOTS = 60;
 const SLOT_MS = 1_000;
+/**
+ * Windows kept at most (each ~400 bytes: 100,000 is ~40 MB). Buckets are key ids, so this is
+ * keys active within one minute; past it idle windows are swept first, then the oldest go
+ * (such a key starts a fresh window: an overflow loosens a limit, it never blocks a key).
+ */
+export const MAX_RATE_WINDOWS = 100_000;
+const WINDOW_BYTES = SLOTS * 4 + 160;
 
 interface Window {
   /** Requests counted in each one-second slot of the last minute, as a ring. */
@@ -37,10 +48,13 @@ interface Window {
 export class InMemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, Window>();
 
+  constructor(private readonly maxWindows = MAX_RATE_WINDOWS) {}
+
   consume(bucket: string, limit: number, nowMs: number): RateDecision {
     const second = Math.floor(nowMs / SLOT_MS);
     let window = this.windows.get(bucket);
     if (!window) {
+      if (this.windows.size >= this.maxWindows) this.makeRoom(nowMs);
       window = { counts: new Uint32Array(SLOTS), newestSecond: second, total: 0 };
       this.windows.set(bucket, window);
     }
@@ -64,6 +78,24 @@ export class InMemoryRateLimiter implements RateLimiter {
     for (const [bucket, window] of this.windows) {
       advance(window, second);
       if (window.total === 0) this.windows.delete(bucket);
+    }
+  }
+
+  /** Windows held against the cap, in the shape of a cache's stats (for /metrics and tests). */
+  stats(): CacheStats {
+    const entries = this.windows.size;
+    return { name: "rate-limit-windows", entries, bytes: entries * WINDOW_BYTES, maxEntries: this.maxWindows, maxBytes: this.maxWindows * WINDOW_BYTES };
+  }
+
+  private makeRoom(nowMs: number): void {
+    this.sweep(nowMs);
+    // Still full of live windows: the oldest created go (Map order), a tenth at a time.
+    const excess = this.windows.size - this.maxWindows + Math.ceil(this.maxWindows / 10);
+    if (excess <= 0) return;
+    let dropped = 0;
+    for (const bucket of this.windows.keys()) {
+      if (dropped++ >= excess) break;
+      this.windows.delete(bucket);
     }
   }
 }

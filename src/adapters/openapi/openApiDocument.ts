@@ -188,4 +188,5 @@ function tagOf(route: RestRoute): string {
 }
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const camel = (s: string) => s.replace(/[-_.]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());
+// Runs of separators are folded first: `[-_.]+([a-zA-Z0-9])` would rescan a run from each position.
+const camel = (s: string) => s.replace(/[-_.]+/g, "-").replace(/-([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase());

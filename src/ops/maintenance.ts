@@ -1,0 +1,69 @@
+import type { Services } from "../services.ts";
+import { QuotePurge } from "../storage/quotePurge.ts";
+
+export interface MaintenanceOptions {
+  /** How often idle rate-limit windows are dropped (default one minute). */
+  sweepEveryMs?: number;
+  /** How often expired quotes are purged (default ten minutes; the first run a minute after start). */
+  purgeEveryMs?: number;
+}
+
+/**
+ * The server's housekeeping on timers that never keep the process alive: rate-limit windows of
+ * keys gone quiet are dropped, and quotes past expiry plus the grace are deleted in batches,
+ * each its own short transaction with the event loop free between them.
+ */
+export interface Maintenance {
+  stop(): void;
+  /** Runs a purge now (or joins the one running); resolves to the number of quotes deleted. */
+  purgeNow(): Promise<number>;
+}
+
+export function startMaintenance(services: Services, options: MaintenanceOptions = {}): Maintenance {
+  const purge = new QuotePurge(services.db);
+  let stopped = false;
+  let purging: Promise<number> | undefined;
+
+  const sweep = setInterval(() => services.rateLimiter.sweep?.(services.now()), options.sweepEveryMs ?? 60_000);
+  sweep.unref();
+
+  async function purgeAll(): Promise<number> {
+    let total = 0;
+    let from: number | undefined = 0;
+    while (from !== undefined && !stopped) {
+      const result = purge.batch(services.now(), from);
+      total += result.deleted;
+      from = result.next;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (total > 0) services.log.info("expired quotes purged", { deleted: total });
+    return total;
+  }
+
+  function purgeNow(): Promise<number> {
+    purging ??= purgeAll()
+      .catch((error: unknown) => {
+        // Housekeeping: a failure (a busy or read-only database) is logged and retried next time.
+        services.log.warn("quote purge failed", { error: error instanceof Error ? error.message : String(error) });
+        return 0;
+      })
+      .finally(() => (purging = undefined));
+    return purging;
+  }
+
+  const purgeEveryMs = options.purgeEveryMs ?? 10 * 60_000;
+  const first = setTimeout(() => void purgeNow(), Math.min(60_000, purgeEveryMs));
+  first.unref();
+  const periodic = setInterval(() => void purgeNow(), purgeEveryMs);
+  periodic.unref();
+
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(sweep);
+      clearTimeout(first);
+      clearInterval(periodic);
+    },
+    purgeNow,
+  };
+}
