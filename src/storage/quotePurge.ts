@@ -52,7 +52,8 @@ export class QuotePurge {
       for (const candidate of this.candidates.all({ from, cutoff, limit: QUOTE_PURGE_BATCH })) {
         seen++;
         last = candidate.expiresAt;
-        if (!candidate.referenced) deleted += this.remove.run({ id: candidate.id }).changes;
+        // changes also counts the cascaded offers: one quote gone is one.
+        if (!candidate.referenced && this.remove.run({ id: candidate.id }).changes > 0) deleted++;
       }
     })();
     if (seen < QUOTE_PURGE_BATCH) return { deleted, next: undefined };

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+let server: TestServer;
+let key: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  key = await server.createKey({ rateLimitPerMinute: 1_000_000 });
+});
+afterAll(() => server.close());
+
+const responseEntries = () => server.app.services.caches.stats().find((s) => s.name === "rest-responses")!.entries;
+const get = async (path: string, host?: string) => {
+  const res = await server.request(path, { key, headers: host ? { Host: host } : {} });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+
+describe("the response cache keys on the route and its parsed input", () => {
+  test("ignored parameters, parameter order, defaults and a rotated Host make no new entries", async () => {
+    const first = await get("/api/v1/brokers?province=ON&limit=20");
+    const before = responseEntries();
+    const variants = [
+      "/api/v1/brokers?province=ON",
+      "/api/v1/brokers?limit=20&province=ON&page=1",
+      "/api/v1/brokers?province=ON&province=QC",
+      "/api/v1/brokers?province=%20ON%20",
+      ...Array.from({ length: 50 }, (_, i) => `/api/v1/brokers?province=ON&x=${i}${"y".repeat(2_000)}`),
+    ];
+    for (const path of variants) expect(await get(path)).toEqual(first);
+    for (let i = 0; i < 50; i++) expect(await get("/api/v1/brokers?province=ON", `rotated-${i}.example:8080`)).toEqual(first);
+    expect(responseEntries()).toBe(before);
+  });
+
+  test("different inputs are different entries", async () => {
+    const before = responseEntries();
+    const on = await get("/api/v1/brokers?province=ON&limit=3");
+    const qc = await get("/api/v1/brokers?province=QC&limit=3");
+    expect(on.body).not.toEqual(qc.body);
+    expect(responseEntries()).toBe(before + 2);
+  });
+
+  test("an answer that holds the base URL follows the Host it was asked with", async () => {
+    const photo = (body: Record<string, unknown>) => (body.data as { photoUrl: string }[])[0]!.photoUrl;
+    const a = await get("/api/v1/embed/brokers?province=ON&limit=1", "a.example:8080");
+    const b = await get("/api/v1/embed/brokers?province=ON&limit=1", "b.example:8080");
+    const a2 = await get("/api/v1/embed/brokers?province=ON&limit=1", "a.example:8080");
+    expect(photo(a.body).startsWith("http://a.example:8080/")).toBe(true);
+    expect(photo(b.body).startsWith("http://b.example:8080/")).toBe(true);
+    expect(a2).toEqual(a);
+  });
+
+  test("invalid input is never cached and still answers 422", async () => {
+    const before = responseEntries();
+    for (let i = 0; i < 5; i++) expect((await get(`/api/v1/brokers?limit=${1000 + i}`)).status).toBe(422);
+    expect(responseEntries()).toBe(before);
+  });
+});
+
+describe("with PUBLIC_URL", () => {
+  test("every Host gets the public URL, and one entry", async () => {
+    const pub = await startTestServer({ app: { publicUrl: "https://directory.example" } });
+    try {
+      const k = await pub.createKey({ rateLimitPerMinute: 1_000_000 });
+      const urls = new Set<string>();
+      for (let i = 0; i < 20; i++) {
+        const res = await pub.request("/api/v1/embed/brokers?province=ON&limit=1", { key: k, headers: { Host: `h${i}.example` } });
+        urls.add(((await res.json()) as { data: { photoUrl: string }[] }).data[0]!.photoUrl.split("/api/")[0]!);
+      }
+      expect([...urls]).toEqual(["https://directory.example"]);
+      expect(pub.app.services.caches.stats().find((s) => s.name === "rest-responses")!.entries).toBe(1);
+    } finally {
+      await pub.close();
+    }
+  });
+});

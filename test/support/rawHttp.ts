@@ -1,0 +1,32 @@
+import { connect } from "node:net";
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * One HTTP/1.1 request written byte for byte on a fresh connection (fetch would refuse or
+ * rewrite a bad Host, an absurd target or a lying Content-Length). Reads until the server closes.
+ */
+export function rawRequest(url: string, head: string, body = ""): Promise<RawResponse> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\nConnection: close\r\n\r\n${body}`));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      const [headText = "", ...rest] = text.split("\r\n\r\n");
+      const [statusLine = "", ...headerLines] = headText.split("\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of headerLines) {
+        const colon = line.indexOf(":");
+        if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers, body: rest.join("\r\n\r\n") });
+    });
+  });
+}

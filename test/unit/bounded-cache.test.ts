@@ -1,0 +1,65 @@
+import { describe, expect, test } from "bun:test";
+import { BoundedCache, ENTRY_OVERHEAD_BYTES } from "../../src/cache/boundedCache.ts";
+import { estimateBytes } from "../../src/cache/estimateBytes.ts";
+import { VersionedCache } from "../../src/storage/versionedCache.ts";
+
+const textCache = (maxEntries: number, maxBytes: number) => new BoundedCache<string>("t", { maxEntries, maxBytes }, (v) => v.length * 2);
+
+describe("BoundedCache", () => {
+  test("holds at most maxEntries, evicting the least recently used", () => {
+    const cache = textCache(3, 1_000_000);
+    for (const k of ["a", "b", "c"]) cache.set(k, k);
+    cache.get("a"); // a is now the most recent
+    cache.set("d", "d");
+    expect(cache.get("b")).toBeUndefined();
+    expect(["a", "c", "d"].map((k) => cache.get(k))).toEqual(["a", "c", "d"]);
+    expect(cache.stats()).toMatchObject({ entries: 3, maxEntries: 3 });
+  });
+
+  test("charges the key, the value and the overhead against maxBytes", () => {
+    const cache = textCache(1_000_000, 100_000);
+    cache.set("k".repeat(1_000), "");
+    expect(cache.stats().bytes).toBe(2_000 + ENTRY_OVERHEAD_BYTES);
+  });
+
+  test("empty values are not free: a flood of keys with empty values stays under the byte cap", () => {
+    const cache = textCache(1_000_000, 200_000);
+    for (let i = 0; i < 10_000; i++) cache.set(`q|${i}-${"x".repeat(100)}`, "");
+    const stats = cache.stats();
+    expect(stats.bytes).toBeLessThanOrEqual(200_000);
+    expect(stats.entries).toBeLessThan(1_000);
+  });
+
+  test("an entry over the per-entry cap is not kept", () => {
+    const cache = textCache(10, 16_000);
+    cache.set("big", "x".repeat(1_000));
+    expect(cache.get("big")).toBeUndefined();
+    expect(cache.stats().bytes).toBe(0);
+  });
+
+  test("replacing a key does not count it twice", () => {
+    const cache = textCache(10, 100_000);
+    cache.set("k", "abc");
+    cache.set("k", "abcdef");
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: 2 + ENTRY_OVERHEAD_BYTES + 12 });
+  });
+});
+
+describe("VersionedCache", () => {
+  test("drops everything when the version moves, and never keeps a value computed for an old version", () => {
+    const cache = new VersionedCache<string>("v", { maxEntries: 10, maxBytes: 100_000 });
+    expect(cache.get("a", 1, () => "one")).toBe("one");
+    expect(cache.get("a", 1, () => "other")).toBe("one");
+    expect(cache.get("a", 2, () => "two")).toBe("two");
+    cache.store("b", 1, "stale");
+    expect(cache.lookup("b", 2)).toBeUndefined();
+  });
+});
+
+test("estimateBytes counts strings, typed arrays, maps and nesting", () => {
+  expect(estimateBytes("x".repeat(1_000))).toBeGreaterThanOrEqual(2_000);
+  expect(estimateBytes(new Int32Array(1_000))).toBeGreaterThanOrEqual(4_000);
+  expect(estimateBytes(new Map([[1, ["a".repeat(500)]]]))).toBeGreaterThanOrEqual(1_000);
+  expect(estimateBytes({ items: [{ name: "y".repeat(300) }], total: 1 })).toBeGreaterThanOrEqual(600);
+  expect(estimateBytes(new Int32Array(0))).toBeGreaterThan(0);
+});
