@@ -3,8 +3,10 @@
  * in src/storage/brokerStore.ts keeps 5,000 entries and the REST response cache keeps answers
  * by URL, so they decide what is measured):
  * - (1) and (6) repeat one query: the hot path (REST: the cached answer; MCP: the result cache).
- * - (2) cycles through over 10,000 distinct (words, page) searches, each pass with a different
- *   ignored parameter: no URL repeats, so every request runs the search (the uncached path).
+ * - (2) cycles through over 30,000 distinct (words, page) searches: a cycle longer than both
+ *   least-recently-used caches (10,000 answers, 5,000 results), so every request runs the
+ *   search (the uncached path). The per-pass ignored parameter no longer matters: the response
+ *   cache keys on the parsed input, not the URL.
  * - (3) and (4) cycle through the published brokers (up to 20,000 of them) in a shuffled
  *   order: uniform access over the directory. At 1,000 brokers it all fits the cache; at
  *   100,000 the 20,000 cycled through don't, so every request reads SQLite.
@@ -88,8 +90,8 @@ export function buildScenarios(databasePath: string, keys: Record<ScenarioId, st
       id: "search",
       label: "(2) GET /api/v1/brokers?q=… (uncached)",
       sample: `${searches.length.toLocaleString("en-CA")} distinct searches, e.g. ${decodeURIComponent(searches[0]!.path)}`,
-      // Each pass over the list adds its own (ignored) parameter: no URL repeats, so neither the
-      // HTTP response cache (keyed by URL) nor the result cache (5,000 entries) can serve it.
+      // The cycle is longer than the response cache (10,000) and the result cache (5,000): an
+      // LRU serves none of it. (The per-pass ignored parameter is kept but no longer needed.)
       requests: searches.map((s) => ({ ...s, uniquePerPass: true })),
       expectStatus: 200,
     },
