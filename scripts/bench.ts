@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { printUsageIfAsked } from "./bench/usage.ts";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
 import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
@@ -33,10 +34,7 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-if (values.help) {
-  console.log((await Bun.file(import.meta.path).text()).match(/\/\*\*([\s\S]*?)\*\//)?.[1]?.replace(/^ \* ?/gm, ""));
-  process.exit(0);
-}
+await printUsageIfAsked(values.help, import.meta.path);
 
 const positive = (text: string, name: string) => {
   const n = Number(text.replace(/_/g, ""));

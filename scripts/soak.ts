@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { printUsageIfAsked } from "./bench/usage.ts";
 import { appCommand, freePort, runCli, startApp, stopProcess } from "./bench/appProcess.ts";
 import { memoryOf } from "./bench/processMemory.ts";
 import { publishedBrokers, QUOTE_BODY, searchQueries } from "./bench/scenarios.ts";
@@ -26,10 +27,7 @@ const { values } = parseArgs({
   },
   strict: true,
 });
-if (values.help) {
-  console.log((await Bun.file(import.meta.path).text()).match(/\/\*\*([\s\S]*?)\*\//)?.[1]?.replace(/^ \* ?/gm, ""));
-  process.exit(0);
-}
+await printUsageIfAsked(values.help, import.meta.path);
 const minutes = Number(values.minutes);
 const connections = Number(values.connections);
 if (!(minutes > 0) || !(connections >= 1)) throw new Error("--minutes and --connections must be positive numbers");
