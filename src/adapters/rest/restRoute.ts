@@ -55,17 +55,19 @@ export interface RestRoute extends RestRouteSpec {
  */
 export function restRoute(spec: RestRouteSpec): RestRoute {
   const facts = procedureFacts(spec.procedure);
-  const hidden = new Set(spec.hiddenInputs ?? []);
   return {
     ...spec,
     scope: facts.scope,
     input: facts.input,
     output: facts.output,
-    call: (caller, { params, query, body }) => {
+    call: (caller, { params, query, body }) =>
       // Path parameters (a lead's id in PATCH /leads/:leadId) join the body's fields.
-      if (spec.body) return callProcedure(caller, spec.procedure, withPathParams(body, params));
-      const taken = Object.fromEntries(Object.entries(query).filter(([name]) => !hidden.has(name)));
-      return callProcedure(caller, spec.procedure, { ...taken, ...params });
-    },
+      callProcedure(caller, spec.procedure, spec.body ? withPathParams(body, params) : queryInput(spec, params, query)),
   };
+}
+
+/** The input a route without a body hands its procedure: the query (less its hidden inputs) under the path parameters. */
+export function queryInput(route: Pick<RestRouteSpec, "hiddenInputs">, params: Record<string, string>, query: Record<string, string>): Record<string, string> {
+  const hidden = new Set(route.hiddenInputs ?? []);
+  return { ...Object.fromEntries(Object.entries(query).filter(([name]) => !hidden.has(name))), ...params };
 }

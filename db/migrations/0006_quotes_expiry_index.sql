@@ -1,0 +1,1 @@
+CREATE INDEX `quotes_expires` ON `quotes` (`expires_at`);
