@@ -1,3 +1,4 @@
+import { trimChar } from "../domain/text.ts";
 import { closeDatabase, openDatabase } from "../storage/database.ts";
 import { ConsoleLinkStore } from "../storage/consoleLinkStore.ts";
 import { ConsoleSessionStore } from "../storage/consoleSessionStore.ts";
@@ -53,5 +54,5 @@ function baseUrl(flag: string | undefined, env: Record<string, string | undefine
   if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(text.trim())) {
     throw new UsageError(`--url must be an http(s) URL such as https://brokers.example.ca (got ${JSON.stringify(text)}).`);
   }
-  return text.trim().replace(/\/+$/, "");
+  return trimChar(text.trim(), "/", "end");
 }
