@@ -6,6 +6,7 @@ import leanerReviewTriggers from "./migrations/0003_leaner_review_triggers.sql" 
 import brokerProfileFields from "./migrations/0004_broker_profile_fields.sql" with { type: "text" };
 import workspaceConsole from "./migrations/0005_workspace_console.sql" with { type: "text" };
 import quotesExpiryIndex from "./migrations/0006_quotes_expiry_index.sql" with { type: "text" };
+import keysVersion from "./migrations/0007_keys_version.sql" with { type: "text" };
 
 /**
  * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0004_broker_profile_fields", sql: brokerProfileFields },
   { tag: "0005_workspace_console", sql: workspaceConsole },
   { tag: "0006_quotes_expiry_index", sql: quotesExpiryIndex },
+  { tag: "0007_keys_version", sql: keysVersion },
 ];
 
 export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

@@ -45,12 +45,13 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
   const brokers = new BrokerStore(db, directoryVersion);
   const carriers = new CarrierStore(db, directoryVersion);
   const rateLimiter = new InMemoryRateLimiter();
+  const keys = new KeyStore(db);
   const caches = new CacheRegistry();
-  caches.add(...brokers.caches(), ...carriers.caches(), rateLimiter);
+  caches.add(...brokers.caches(), ...carriers.caches(), ...keys.caches(), rateLimiter);
   return {
     db,
     brokers,
-    keys: new KeyStore(db),
+    keys,
     carriers,
     quotes: new QuoteStore(db),
     leads: new LeadStore(db),

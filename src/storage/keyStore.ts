@@ -2,7 +2,10 @@ import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { apiKeys, workspaces } from "../../db/schema.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../auth/apiKeyFormat.ts";
 import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../auth/keyVocabulary.ts";
+import { BoundedCache } from "../cache/boundedCache.ts";
+import { estimateBytes } from "../cache/estimateBytes.ts";
 import type { DirectoryDb } from "./database.ts";
+import { MetaCounter } from "./metaCounter.ts";
 
 export type StoredKey = typeof apiKeys.$inferSelect;
 export type KeyListing = Omit<StoredKey, "hash"> & { workspaceName: string };
@@ -20,14 +23,26 @@ export interface NewKey {
 /** lastUsedAt is written at most this often per key, so the read path is not a write path. */
 const LAST_USED_PRECISION_MS = 60_000;
 
+/**
+ * Keys looked up by hash, kept between requests: every request is admitted with one, and the
+ * lookup was the largest cost of a cached answer. Unknown hashes are kept too (as null), so a
+ * flood of wrong keys does not reach SQLite either; the caps bound what either may hold.
+ */
+const KEY_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
+
 /** API keys and the workspaces they belong to. Only SHA-256 hashes of keys are stored. */
 export class KeyStore {
   private readonly byHash;
+  /** Bumped by triggers on every change admission depends on (migration 0007), from any process. */
+  private readonly version: MetaCounter;
+  private readonly cache = new BoundedCache<StoredKey | null>("api-keys", KEY_CACHE_LIMITS, estimateBytes);
+  private cachedVersion = -1;
   private readonly touch;
   /** When this process last wrote each key's lastUsedAt: the read path skips the UPDATE in between. */
   private readonly lastUseWritten = new Map<string, number>();
 
   constructor(private readonly db: DirectoryDb) {
+    this.version = new MetaCounter(db, "keys_version");
     this.byHash = db.select().from(apiKeys).where(eq(apiKeys.hash, sql.placeholder("hash"))).prepare();
     this.touch = db
       .update(apiKeys)
@@ -64,12 +79,32 @@ export class KeyStore {
       lastUsedAt: null,
     };
     this.db.insert(apiKeys).values(record).run();
+    this.version.invalidate();
     const { hash: _hash, ...listing } = record;
     return { key, record: { ...listing, workspaceName: workspace.name } };
   }
 
+  /**
+   * The key with this hash, from the cache while no key has changed anywhere: a revocation, an
+   * expiry, a new scope list or limit in any process moves keys_version, which empties the cache
+   * before the next lookup. (The version is read first: a change racing the lookup is seen next turn.)
+   */
   findByHash(hash: string): StoredKey | undefined {
-    return this.byHash.get({ hash });
+    const version = this.version.current();
+    if (version !== this.cachedVersion) {
+      this.cache.clear();
+      this.cachedVersion = version;
+    }
+    const cached = this.cache.get(hash);
+    if (cached !== undefined) return cached ?? undefined;
+    const row = this.byHash.get({ hash });
+    this.cache.set(hash, row ?? null);
+    return row;
+  }
+
+  /** The key cache's size against its caps (for /metrics and the memory-bounds test). */
+  caches() {
+    return [this.cache];
   }
 
   /** Writes lastUsedAt when this process has not written it for the key within the precision. */
@@ -114,6 +149,7 @@ export class KeyStore {
       .set({ revokedAt: now })
       .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
       .run();
+    this.version.invalidate();
     return true;
   }
 
@@ -126,6 +162,7 @@ export class KeyStore {
       .set({ revokedAt: now })
       .where(and(eq(apiKeys.workspaceId, workspace.id), eq(apiKeys.name, keyName), isNull(apiKeys.revokedAt)))
       .run();
+    this.version.invalidate();
   }
 
   workspaceById(id: string): Workspace | undefined {
@@ -153,6 +190,7 @@ export class KeyStore {
       .set({ expiresAt: sql`min(coalesce(${apiKeys.expiresAt}, ${at}), ${at})` })
       .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
       .run();
+    this.version.invalidate();
   }
 
   count(): number {

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+/**
+ * Keys are cached per process by hash (admission's largest cost), and the cache must never
+ * serve a stale key: a change made by another process — here another connection to the same
+ * database file, exactly what a second instance or the CLI is — takes effect on the very next
+ * request, and so does an expiry passing. lastUsedAt bookkeeping must not empty the cache.
+ */
+let server: TestServer;
+let other: Database;
+beforeAll(async () => {
+  server = await startTestServer({ demo: false });
+  other = new Database(server.databasePath);
+});
+afterAll(async () => {
+  other.close();
+  await server.close();
+});
+
+const status = async (key: string, path = "/api/v1/carriers") => (await server.request(path, { key })).status;
+const keyId = (name: string) => other.query<{ id: string }, [string]>("SELECT id FROM api_keys WHERE name = ?").get(name)!.id;
+const keysVersion = () => other.query<{ value: number }, []>("SELECT value FROM meta WHERE key = 'keys_version'").get()!.value;
+
+test("a revocation written by another process is refused on the next request", async () => {
+  const key = await server.createKey({ name: "revoked-elsewhere" });
+  expect(await status(key)).toBe(200);
+  expect(await status(key)).toBe(200); // now served from the cache
+  other.run("UPDATE api_keys SET revoked_at = ? WHERE id = ?", [Date.now(), keyId("revoked-elsewhere")]);
+  expect(await status(key)).toBe(401);
+});
+
+test("scopes, rate limit and expiry changed elsewhere apply on the next request", async () => {
+  const key = await server.createKey({ name: "changed-elsewhere" });
+  expect(await status(key, "/api/v1/leads")).toBe(200);
+  other.run(`UPDATE api_keys SET scopes = '["brokers:read"]' WHERE id = ?`, [keyId("changed-elsewhere")]);
+  expect(await status(key, "/api/v1/leads")).toBe(403);
+  other.run("UPDATE api_keys SET rate_limit_per_minute = 7 WHERE id = ?", [keyId("changed-elsewhere")]);
+  expect((await server.request("/api/v1/carriers", { key })).headers.get("RateLimit-Limit")).toBe("7");
+  other.run("UPDATE api_keys SET expires_at = ? WHERE id = ?", [Date.now() - 1, keyId("changed-elsewhere")]);
+  expect(await status(key)).toBe(401);
+});
+
+test("a cached key stops working the moment its expiry passes", async () => {
+  const key = await server.createKey({ name: "expiring", expiresAt: Date.now() + 400 });
+  expect(await status(key)).toBe(200);
+  await Bun.sleep(450);
+  expect(await status(key)).toBe(401);
+});
+
+test("a key created elsewhere works at once, though its hash was just looked up and found unknown", async () => {
+  const { generateApiKey, hashApiKey, displayPrefix } = await import("../../src/auth/apiKeyFormat.ts");
+  const key = generateApiKey();
+  expect(await status(key)).toBe(401); // cached as unknown
+  const workspace = other.query<{ id: string }, []>("SELECT workspace_id AS id FROM api_keys LIMIT 1").get()!.id;
+  other.run(
+    `INSERT INTO api_keys (id, workspace_id, name, display_prefix, hash, scopes, rate_limit_per_minute, created_at)
+     VALUES ('key_elsewhere', ?, 'made elsewhere', ?, ?, '["brokers:read"]', 100, ?)`,
+    [workspace, displayPrefix(key), hashApiKey(key), Date.now()],
+  );
+  expect(await status(key)).toBe(200);
+});
+
+test("lastUsedAt bookkeeping does not move keys_version (the cache survives it)", async () => {
+  const key = await server.createKey({ name: "bookkeeping" });
+  const before = keysVersion();
+  expect(await status(key)).toBe(200);
+  expect(other.query<{ n: number }, [string]>("SELECT count(*) AS n FROM api_keys WHERE id = ? AND last_used_at IS NOT NULL").get(keyId("bookkeeping"))!.n).toBe(1);
+  expect(keysVersion()).toBe(before);
+});
+
+test("the key cache is bounded, wrong keys included", async () => {
+  const stats = server.app.services.caches.stats().find((s) => s.name === "api-keys")!;
+  expect(stats.maxEntries).toBeGreaterThan(0);
+  expect(stats.entries).toBeLessThanOrEqual(stats.maxEntries);
+  expect(stats.bytes).toBeLessThanOrEqual(stats.maxBytes);
+});
