@@ -49,7 +49,7 @@ const load: LoadSettings = {
 };
 const warmupSeconds = Number(values.warmup);
 const logLevel = values["log-level"];
-const SCENARIO_IDS: ScenarioId[] = ["list", "search", "detail", "reviews", "quote", "mcp", "near", "relevance", "filters"];
+const SCENARIO_IDS: ScenarioId[] = ["list", "search", "detail", "reviews", "quote", "mcp", "detailHot", "reviewsHot", "healthz", "near", "relevance", "filters"];
 
 const wrkVersion = ensureWrk();
 const app = appCommand(values.source);

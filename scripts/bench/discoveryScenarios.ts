@@ -1,9 +1,9 @@
 /**
  * The discovery scenarios (issue 13): every URL distinct within a cycle longer than the
  * response and result caches, so each request runs the search, the order and the facet counts.
- * - (7) near a postal area, nearest first, four facets: 1,611 FSAs × 10 radii.
- * - (8) free text by relevance, four facets: the search words of (2), pages 1 and 2.
- * - (9) language + minRating + verified, by rating: 12 languages × 51 thresholds × pages.
+ * - (10) near a postal area, nearest first, four facets: 1,611 FSAs × 10 radii.
+ * - (11) free text by relevance, four facets: the search words of (2), pages 1 and 2.
+ * - (12) language + minRating + verified, by rating: 12 languages × 51 thresholds × pages.
  */
 import { fsaCodes } from "../../src/domain/geo/fsaCentroids.ts";
 import type { LoadRequest } from "./wrk.ts";

@@ -18,7 +18,8 @@ import { BRAND_WORDS, BRAND_WORDS_FR, FIRST_NAMES_EN, FIRST_NAMES_FR, SPECIALTIE
 import { filterRequests, nearRequests, relevanceRequests } from "./discoveryScenarios.ts";
 import type { LoadRequest } from "./wrk.ts";
 
-export type ScenarioId = "list" | "search" | "detail" | "reviews" | "quote" | "mcp" | "near" | "relevance" | "filters";
+export type ScenarioId =
+  | "list" | "search" | "detail" | "reviews" | "quote" | "mcp" | "near" | "relevance" | "filters" | "detailHot" | "reviewsHot" | "healthz";
 
 export interface Scenario {
   id: ScenarioId;
@@ -142,9 +143,30 @@ export function buildScenarios(databasePath: string, keys: Record<ScenarioId, st
         return undefined;
       },
     },
-    discoveryScenario("near", "(7) near + sort=distance + 4 facets (distinct)", nearRequests((path) => get("near", path))),
-    discoveryScenario("relevance", "(8) q + sort=relevance + 4 facets (distinct)", relevanceRequests((path) => get("relevance", path), queries)),
-    discoveryScenario("filters", "(9) language + minRating + verified, sort=rating (distinct)", filterRequests((path) => get("filters", path))),
+    {
+      id: "detailHot",
+      label: "(7) GET /api/v1/brokers/{slug} (one hot broker)",
+      sample: `/api/v1/brokers/${brokers[0]?.slug}`,
+      requests: [get("detailHot", `/api/v1/brokers/${encodeURIComponent(brokers[0]?.slug ?? "")}`)],
+      expectStatus: 200,
+    },
+    {
+      id: "reviewsHot",
+      label: "(8) GET /api/v1/reviews/{id} (one hot broker)",
+      sample: `/api/v1/reviews/${brokers[0]?.id}`,
+      requests: [get("reviewsHot", `/api/v1/reviews/${brokers[0]?.id}`)],
+      expectStatus: 200,
+    },
+    {
+      id: "healthz",
+      label: "(9) GET /healthz (no key, no database)",
+      sample: "/healthz",
+      requests: [{ method: "GET", path: "/healthz", headers: {} }],
+      expectStatus: 200,
+    },
+    discoveryScenario("near", "(10) near + sort=distance + 4 facets (distinct)", nearRequests((path) => get("near", path))),
+    discoveryScenario("relevance", "(11) q + sort=relevance + 4 facets (distinct)", relevanceRequests((path) => get("relevance", path), queries)),
+    discoveryScenario("filters", "(12) language + minRating + verified, sort=rating (distinct)", filterRequests((path) => get("filters", path))),
   ];
 }
 
