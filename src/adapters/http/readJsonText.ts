@@ -1,4 +1,6 @@
-export const MAX_BODY_BYTES = 64 * 1024;
+import { MAX_BODY_BYTES, readBodyBytes } from "./readBodyBytes.ts";
+
+export { MAX_BODY_BYTES };
 
 export type JsonTextReading =
   | { ok: true; value: unknown }
@@ -6,7 +8,7 @@ export type JsonTextReading =
 
 /**
  * The body rules every surface of this API shares: `application/json` only (any parameters),
- * at most 64 KiB (checked on the declared length and again on the bytes read), UTF-8, and
+ * at most 64 KiB (counted while reading: readBodyBytes), UTF-8, and
  * well-formed JSON. Returns the problem as a value; each adapter picks its own status and code
  * (REST 415/413/422, JSON-RPC 415/413/400 with -32700).
  */
@@ -20,9 +22,8 @@ export async function readJsonText(request: Request): Promise<JsonTextReading> {
     };
   }
   const tooLarge = { ok: false, problem: "too-large", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.` } as const;
-  if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) return tooLarge;
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) return tooLarge;
+  const bytes = await readBodyBytes(request);
+  if (bytes === "too-large") return tooLarge;
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -6,7 +6,7 @@ import { appRouter } from "../../router/appRouter.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import { toPublicError } from "../errorVocabulary.ts";
-import { MAX_BODY_BYTES } from "../http/readJsonBody.ts";
+import { MAX_BODY_BYTES, readBodyBytes } from "../http/readBodyBytes.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 
@@ -24,9 +24,12 @@ export function createTrpcHandler(services: Services) {
 
   return async function handleTrpc(request: Request, url: URL, info: RequestInfo): Promise<Response> {
     info.route = routeLabel(url.pathname, procedures);
-    // The fetch adapter has no body limit of its own; Bun caps bodies at 1 MiB, we at 64 KiB.
-    if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) {
-      return trpcErrorResponse(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+    // The fetch adapter has no body limit of its own: the body is read here, by the reader
+    // every surface uses (it counts bytes, so a chunked body cannot slip past), and handed on.
+    if (request.body) {
+      const bytes = await readBodyBytes(request);
+      if (bytes === "too-large") return trpcErrorResponse(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+      request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
     }
     let rate: RateDecision | undefined;
     let refusedUnauthenticated = false;
