@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, linkSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { createOwnerOnly } from "../storage/ownerOnly.ts";
 
 export class BackupError extends Error {}
 
@@ -31,6 +32,8 @@ export function backupDatabase(sourcePath: string, targetPath: string): BackupRe
   const db = new Database(source, { readwrite: true, create: false });
   try {
     db.exec("PRAGMA busy_timeout = 5000");
+    // VACUUM INTO fills an empty file as it finds it: made 0600 first, the copy never exists readable by others.
+    createOwnerOnly(partial);
     db.query("VACUUM INTO ?").run(partial);
   } catch (error) {
     rmSync(partial, { force: true });

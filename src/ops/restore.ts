@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { MIGRATIONS } from "../../db/migrations.ts";
+import { createOwnerOnly } from "../storage/ownerOnly.ts";
 import { BackupError, verify } from "./backup.ts";
 
 /**
@@ -29,6 +30,7 @@ export function restoreDatabase(backupPath: string, targetPath: string, options:
   const staging = join(dirname(target), `.restore-${process.pid}-${Date.now()}.db`);
   const source = new Database(backup, { readwrite: true, create: false });
   try {
+    createOwnerOnly(staging); // owner-only before any byte of the backup is in it
     source.query("VACUUM INTO ?").run(staging);
   } catch (error) {
     rmSync(staging, { force: true });

@@ -4,16 +4,22 @@ import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../db/schema.ts";
 import type { Logger } from "../log.ts";
+import { createOwnerOnly, restrictToOwner } from "./ownerOnly.ts";
 
 export type DirectoryDb = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
 /**
  * Opens (creating if needed) the SQLite file with the settings the service relies on:
  * WAL so readers never wait for the writer, foreign keys enforced, a busy timeout so a
- * second process (a CLI command beside the server) waits instead of failing.
+ * second process (a CLI command beside the server) waits instead of failing. The file and its
+ * companions are owner-only (0600): they hold leads' personal data.
  */
 export function openDatabase(path: string): DirectoryDb {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const onDisk = path !== ":memory:";
+  if (onDisk) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    createOwnerOnly(path);
+  }
   const client = new Database(path, { create: true, strict: true });
   client.exec("PRAGMA journal_mode = WAL");
   client.exec("PRAGMA synchronous = NORMAL");
@@ -24,6 +30,8 @@ export function openDatabase(path: string): DirectoryDb {
   // Reads map the file instead of copying pages through the cache: a 300 MB directory (100,000
   // brokers) is read at memory speed once warm. Writes still go through the WAL.
   client.exec("PRAGMA mmap_size = 1073741824");
+  // The -wal and -shm exist once the first statement has read the file in WAL mode.
+  if (onDisk) restrictToOwner(path);
   return drizzle({ client, schema }) as DirectoryDb;
 }
 
