@@ -1,6 +1,6 @@
 import type { Server } from "bun";
 import { loadCarriers } from "../db/seed/loadCarriers.ts";
-import { createDemoPageKey } from "./demo/demoPageKey.ts";
+import { DemoPageKey } from "./demo/demoPageKey.ts";
 import { ensureDemoData, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
@@ -14,6 +14,8 @@ export interface AppOptions {
   port: number;
   hostname: string;
   demo: boolean;
+  /** DEMO_PUBLIC: serve /demo to other machines too. */
+  demoPublic?: boolean;
   logLevel?: LogLevel;
   logger?: Logger;
   /** PUBLIC_URL: the origin clients use when a proxy sits in front. */
@@ -49,11 +51,12 @@ export function startApp(options: AppOptions): RunningApp {
   loadCarriers(db);
   const services = createServices(db, log);
   const demo = options.demo ? ensureDemoData(services) : undefined;
-  let demoPageKey: string | undefined;
+  let demoPageKey: DemoPageKey | undefined;
   const server = startServer(services, {
     port: options.port,
     hostname: options.hostname,
-    demoEmbedKey: () => demoPageKey,
+    demoEmbedKey: () => demoPageKey?.current(),
+    demoPublic: options.demoPublic,
     publicUrl: options.publicUrl,
     metricsToken: options.metricsToken,
     mcpAllowedOrigins: options.mcpAllowedOrigins,
@@ -62,7 +65,7 @@ export function startApp(options: AppOptions): RunningApp {
     const port = server.port;
     const origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
     if (options.publicUrl) origins.push(new URL(options.publicUrl).origin);
-    demoPageKey = createDemoPageKey(services, origins);
+    demoPageKey = new DemoPageKey(services, origins);
   }
   // Usage counts live in memory between flushes; a crash loses at most this much of them.
   const usageFlush = setInterval(() => services.usage.flush(), USAGE_FLUSH_MS);
@@ -98,6 +101,7 @@ export function startApp(options: AppOptions): RunningApp {
       }
       clearInterval(usageFlush);
       services.usage.flush();
+      demoPageKey?.revokeAll();
       closeDatabase(db, log);
     },
   };

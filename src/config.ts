@@ -14,6 +14,8 @@ interface Setting {
   env: string | null;
   /** A boolean switch flag (`--no-demo`) rather than one that takes a value. */
   switch?: true;
+  /** The value a switch flag sets: false for `--no-x` (the default), true for `--x`. */
+  switchSets?: boolean;
   /** What the value looks like in --help, e.g. "N" or "PATH". */
   placeholder?: string;
   schema: z.ZodType;
@@ -80,6 +82,14 @@ export const SETTINGS = {
     switch: true,
     schema: booleanText("DEMO").default(true),
     help: "Load the demo directory into an empty database; --no-demo or DEMO=false turns it off",
+  },
+  demoPublic: {
+    flag: "demo-public",
+    env: "DEMO_PUBLIC",
+    switch: true,
+    switchSets: true,
+    schema: booleanText("DEMO_PUBLIC").default(false),
+    help: "Serve /demo (which hands out a low-limit embed key) to other machines too; by default only to this one",
   },
   logLevel: {
     flag: "log-level",
@@ -156,8 +166,8 @@ export function describeSettings(): string {
 export function loadConfig({ flags, env }: ConfigSources): Config {
   const raw: Record<string, unknown> = {};
   for (const [name, s] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
-    // A switch flag (--no-demo) states the opposite of its setting when present.
-    const fromFlag = s.flag === null ? undefined : s.switch ? (flags[s.flag] ? false : undefined) : flags[s.flag];
+    // A switch flag sets its value when present: --no-demo false, --demo-public true.
+    const fromFlag = s.flag === null ? undefined : s.switch ? (flags[s.flag] ? (s.switchSets ?? false) : undefined) : flags[s.flag];
     const fromEnv = s.env === null ? undefined : env[s.env];
     raw[name] = fromFlag ?? (fromEnv === "" ? undefined : fromEnv);
   }

@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import { createRestHandler } from "./adapters/rest/restHandler.ts";
 import { restRoutes } from "./adapters/rest/restRoutes.ts";
 import { errorResponse, jsonResponse } from "./adapters/http/json.ts";
+import { isLocalClient, isLocalHostHeader, isLoopbackBinding } from "./adapters/http/loopback.ts";
 import { requestIdFor, type RequestInfo } from "./adapters/http/requestInfo.ts";
 import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
 import { demoPageHandler } from "./adapters/static/demoPage.ts";
@@ -23,6 +24,8 @@ export interface ServerOptions {
   hostname: string;
   /** The embed key the /demo page uses when no ?key= is given (made after the port is known). */
   demoEmbedKey?: () => string | undefined;
+  /** Serve /demo to other machines too (DEMO_PUBLIC); by default only to this one. */
+  demoPublic?: boolean;
   /** The origin clients use (PUBLIC_URL); else each request's own origin. */
   publicUrl?: string;
   /** Lets a remote scraper read /metrics with `Authorization: Bearer <token>`. */
@@ -51,7 +54,11 @@ export function startServer(services: Services, options: ServerOptions): Server<
   const handleRest = createRestHandler(services, restRoutes);
   // Built on first use: in dev that bundles widget/ once; the binary has it embedded.
   let serveWidget: Promise<(request: Request) => Response> | undefined;
-  let serveDemo: ((request: Request) => Response) | undefined;
+  const serveDemo = demoPageHandler({ embedKey: () => options.demoEmbedKey?.() });
+  // Bound to loopback, the routes that trust local callers answer only localhost names
+  // (DNS rebinding), as /mcp does.
+  const checkHost = isLoopbackBinding(options.hostname);
+  const behindProxy = options.publicUrl !== undefined;
   const handleTrpc = createTrpcHandler(services);
   const handleConsole = createConsoleHandler(services, { publicUrl: options.publicUrl });
   const handleMcp = createMcpHandler(services, { allowedOrigins: options.mcpAllowedOrigins ?? [], boundHostname: options.hostname });
@@ -64,7 +71,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
   });
   const contract = createOpenApiSource(restRoutes);
 
-  async function route(request: Request, url: URL, info: RequestInfo, server: Server<undefined>): Promise<Response> {
+  async function route(request: Request, url: URL, info: RequestInfo): Promise<Response> {
     const path = url.pathname;
     if (path === "/api/v1/openapi.json") {
       info.route = path;
@@ -96,7 +103,10 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/demo") {
       info.route = path;
-      serveDemo ??= demoPageHandler({ embedKey: options.demoEmbedKey?.() });
+      if (checkHost && !isLocalHostHeader(request.headers.get("host"))) return rebindingRefusal();
+      if (!options.demoPublic && !isLocalClient(request, { peerAddress: info.clientAddress, behindProxy })) {
+        return errorResponse(403, "The demo page is served to this machine only (open http://localhost:PORT/demo there); the operator can open it to others with --demo-public.");
+      }
       return serveDemo(request);
     }
     if (path === "/healthz") {
@@ -112,7 +122,8 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/metrics") {
       info.route = path;
-      return serveMetrics(request, server.requestIP(request)?.address);
+      if (checkHost && !isLocalHostHeader(request.headers.get("host"))) return rebindingRefusal();
+      return serveMetrics(request, isLocalClient(request, { peerAddress: info.clientAddress, behindProxy }));
     }
     if (path === "/docs" || path === "/docs/") {
       info.route = "/docs";
@@ -128,6 +139,10 @@ export function startServer(services: Services, options: ServerOptions): Server<
     return errorResponse(404, `No such path: ${path.slice(0, 200)}. The API lives under /api/v1.`);
   }
 
+  function rebindingRefusal(): Response {
+    return errorResponse(403, "This server listens on localhost and only answers requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection).");
+  }
+
   return Bun.serve({
     port: options.port,
     hostname: options.hostname,
@@ -136,10 +151,15 @@ export function startServer(services: Services, options: ServerOptions): Server<
     async fetch(request, server) {
       const started = performance.now();
       const target = parseRequestTarget(request);
-      const info: RequestInfo = { requestId: requestIdFor(request), baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : "") };
+      const info: RequestInfo = {
+        requestId: requestIdFor(request),
+        baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : ""),
+        publicUrl: options.publicUrl,
+        clientAddress: server.requestIP(request)?.address,
+      };
       let response: Response;
       try {
-        if (target.ok) response = await route(request, target.url, info, server);
+        if (target.ok) response = await route(request, target.url, info);
         else {
           info.route = "(bad request target)";
           response = target.response;

@@ -22,6 +22,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     port: config.port,
     hostname: config.host,
     demo: config.demo,
+    demoPublic: config.demoPublic,
     logLevel: config.logLevel,
     publicUrl: config.publicUrl,
     metricsToken: config.metricsToken,

@@ -19,13 +19,9 @@ const STARTED_AT_SECONDS = Math.floor(Date.now() / 1000);
 
 /** GET /metrics: the request metrics plus a few gauges read at scrape time. */
 export function createMetricsEndpoint({ metrics, db, token, caches }: MetricsEndpointOptions) {
-  return function serveMetrics(request: Request, remoteAddress: string | undefined): Response {
-    const access = decideMetricsAccess({
-      remoteAddress,
-      authorization: request.headers.get("authorization"),
-      forwarded: request.headers.has("x-forwarded-for") || request.headers.has("forwarded"),
-      token,
-    });
+  /** `local`: the request comes from this machine, directly (isLocalClient). */
+  return function serveMetrics(request: Request, local: boolean): Response {
+    const access = decideMetricsAccess({ local, authorization: request.headers.get("authorization"), token });
     if (!access.allowed) {
       const headers: Record<string, string> = access.status === 401 ? { "WWW-Authenticate": 'Bearer realm="metrics"' } : {};
       return errorResponse(access.status, access.message, headers);

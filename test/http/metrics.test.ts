@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { decideMetricsAccess, isLoopback } from "../../src/ops/metricsAccess.ts";
+import { isLocalClient, isLoopbackAddress } from "../../src/adapters/http/loopback.ts";
+import { decideMetricsAccess } from "../../src/ops/metricsAccess.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
@@ -75,20 +76,32 @@ test("an API key is not a metrics token", async () => {
   expect(res.status).toBe(401);
 });
 
-test("access rules: loopback only without a token; any address with the right token", () => {
-  const base = { authorization: null, forwarded: false, token: undefined };
-  expect(decideMetricsAccess({ ...base, remoteAddress: "127.0.0.1" }).allowed).toBe(true);
-  expect(decideMetricsAccess({ ...base, remoteAddress: "::1" }).allowed).toBe(true);
-  expect(decideMetricsAccess({ ...base, remoteAddress: "::ffff:127.0.0.1" }).allowed).toBe(true);
-  expect(decideMetricsAccess({ ...base, remoteAddress: "10.0.0.7" })).toEqual({
+test("access rules: a local client without a token; any client with the right token", () => {
+  const base = { authorization: null, token: undefined };
+  expect(decideMetricsAccess({ ...base, local: true }).allowed).toBe(true);
+  expect(decideMetricsAccess({ ...base, local: false })).toEqual({
     allowed: false,
     status: 403,
     message: "Metrics are readable only from this machine (loopback). Set METRICS_TOKEN on the server to read them remotely.",
   });
-  expect(decideMetricsAccess({ ...base, remoteAddress: "10.0.0.7", token: TOKEN, authorization: `Bearer ${TOKEN}` }).allowed).toBe(true);
+  expect(decideMetricsAccess({ ...base, local: false, token: TOKEN, authorization: `Bearer ${TOKEN}` }).allowed).toBe(true);
   // Without a configured token no bearer value opens it, not even an empty one.
-  expect(decideMetricsAccess({ ...base, remoteAddress: "10.0.0.7", authorization: "Bearer " }).allowed).toBe(false);
-  expect(isLoopback("128.0.0.1")).toBe(false);
-  expect(isLoopback("127.evil.example")).toBe(false);
-  expect(isLoopback(undefined)).toBe(false);
+  expect(decideMetricsAccess({ ...base, local: false, authorization: "Bearer " }).allowed).toBe(false);
+});
+
+test("a local client: loopback peer, localhost Host, not forwarded, and no PUBLIC_URL (a proxy may be in front)", () => {
+  const req = (headers: Record<string, string>) => new Request("http://x/metrics", { headers });
+  const direct = { peerAddress: "127.0.0.1", behindProxy: false };
+  for (const peerAddress of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) {
+    expect(isLocalClient(req({ Host: "localhost:3000" }), { ...direct, peerAddress })).toBe(true);
+  }
+  expect(isLocalClient(req({ Host: "127.0.0.1:3000" }), { ...direct, peerAddress: "10.0.0.7" })).toBe(false);
+  expect(isLocalClient(req({ Host: "attacker.example:3000" }), direct)).toBe(false); // DNS rebinding
+  expect(isLocalClient(req({ Host: "localhost", "X-Forwarded-For": "203.0.113.9" }), direct)).toBe(false);
+  expect(isLocalClient(req({ Host: "localhost", Forwarded: "for=203.0.113.9" }), direct)).toBe(false);
+  // nginx's defaults: Host 127.0.0.1:PORT and no forwarding header; only PUBLIC_URL tells.
+  expect(isLocalClient(req({ Host: "127.0.0.1:3000" }), { ...direct, behindProxy: true })).toBe(false);
+  expect(isLoopbackAddress("128.0.0.1")).toBe(false);
+  expect(isLoopbackAddress("127.evil.example")).toBe(false);
+  expect(isLoopbackAddress(undefined)).toBe(false);
 });

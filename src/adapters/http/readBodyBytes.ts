@@ -7,7 +7,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * Content-Length. A declared length over the limit is
  * refused before anything is read.
  */
-export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Promise<Uint8Array | "too-large"> {
+export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
   if (Number(request.headers.get("content-length") ?? "0") > max) return "too-large";
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
@@ -24,7 +24,6 @@ export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Pro
     else parts.push(value);
   }
   if (total > max) return "too-large";
-  if (parts.length === 1) return parts[0]!;
   const bytes = new Uint8Array(total);
   let at = 0;
   for (const part of parts) {

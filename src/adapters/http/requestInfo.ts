@@ -6,6 +6,10 @@ export interface RequestInfo {
   /** Route pattern (never the raw path, which may hold personal data). */
   route?: string;
   keyId?: string;
+  /** The socket's peer address (server.requestIP): behind a reverse proxy, the proxy's. */
+  clientAddress?: string;
+  /** PUBLIC_URL, when the operator set it (then baseUrl is it, not the request's Host). */
+  publicUrl?: string;
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

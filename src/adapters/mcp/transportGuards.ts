@@ -3,23 +3,10 @@
  * an Origin allow-list, and the Host check that defeats DNS rebinding of a local server.
  */
 
-const LOCAL_HOST_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+import { isLocalHostHeader } from "../http/loopback.ts";
 
-/** True when the server listens only on this machine (the DNS-rebinding case). */
-export function isLoopbackBinding(hostname: string): boolean {
-  const name = hostname.toLowerCase();
-  return name === "localhost" || name === "::1" || name === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
-}
-
-/**
- * A page on attacker.example that rebinds its DNS name to 127.0.0.1 still sends
- * `Host: attacker.example`: only localhost names, with any port, reach a loopback server.
- */
-export function isLocalHostHeader(host: string | null): boolean {
-  if (!host) return false;
-  const name = host.toLowerCase().replace(/:\d+$/, "");
-  return LOCAL_HOST_NAMES.has(name);
-}
+// The Host rules are shared with /metrics and /demo; re-exported for this adapter.
+export { isLocalHostHeader, isLoopbackBinding } from "../http/loopback.ts";
 
 /** http(s)://localhost, 127.0.0.1 or [::1], any port: a page served from this same machine. */
 const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1|\[::1\])(?::\d{1,5})?$/;

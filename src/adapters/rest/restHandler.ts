@@ -59,7 +59,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
 
     const admission = await admitRequest(services, {
       authorization: request.headers.get("authorization"),
-      origin: requestOrigin(request, info.baseUrl),
+      origin: requestOrigin(request, info),
       surface: route.surface,
     });
     if (!admission.ok) {

@@ -8,7 +8,8 @@
  * strict Content-Security-Policy to show the widget needs no inline script or style.
  */
 export interface DemoPageOptions {
-  embedKey: string | undefined;
+  /** The key to put in the page now (it is renewed before it expires). */
+  embedKey: () => string | undefined;
   /** A broker with reviews for the reviews widget; else ?broker=, else the first listed. */
   brokerSlug?: string;
 }
@@ -19,7 +20,7 @@ const escapeHtml = (value: string) =>
 export function demoPageHandler(options: DemoPageOptions): (request: Request) => Response {
   return (request) => {
     const url = new URL(request.url);
-    const key = url.searchParams.get("key")?.trim() || options.embedKey;
+    const key = url.searchParams.get("key")?.trim() || options.embedKey();
     const lang = url.searchParams.get("lang") === "fr" ? "fr" : "en";
     const broker = url.searchParams.get("broker")?.trim() || options.brokerSlug || "";
     const nonce = crypto.randomUUID().replace(/-/g, "");
