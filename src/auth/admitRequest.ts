@@ -14,6 +14,8 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   /** Set for browser-exposed embed keys. */
   origins: readonly string[] | null;
+  /** The key's budget, for operations charged after admission (see chargeMore). */
+  rateLimitPerMinute: number;
 }
 
 export type Admission =
@@ -82,20 +84,41 @@ export async function admitRequest(deps: AdmissionDeps, credentials: RequestCred
 
   const rate = await deps.rateLimiter.consume(stored.id, stored.rateLimitPerMinute, now);
   deps.usage?.record(stored.id, now, rate.allowed);
-  if (!rate.allowed) {
-    return reject(
-      "TOO_MANY_REQUESTS",
-      `Rate limit of ${rate.limit} requests per minute exceeded for this key. Retry in ${rate.resetSeconds} s.`,
-      rate,
-    );
-  }
+  if (!rate.allowed) return { ok: false, error: rateLimitedError(rate), rate };
   deps.keys.recordUse(stored.id, now);
 
   const granted = stored.scopes as Scope[];
   const scopes = stored.origins ? granted.filter((s) => EMBED_SCOPES.includes(s)) : granted;
   return {
     ok: true,
-    principal: { keyId: stored.id, workspaceId: stored.workspaceId, scopes: new Set(scopes), origins: stored.origins },
+    principal: {
+      keyId: stored.id,
+      workspaceId: stored.workspaceId,
+      scopes: new Set(scopes),
+      origins: stored.origins,
+      rateLimitPerMinute: stored.rateLimitPerMinute,
+    },
     rate,
   };
+}
+
+/**
+ * Charges an admitted key for more work done within the same HTTP request: each further call
+ * of a tRPC or JSON-RPC batch, or the extra units of a costly read. Admission counted one;
+ * this counts `units` more, all or none, so batching never stretches a key's limit.
+ */
+export async function chargeMore(deps: AdmissionDeps, principal: Principal, units: number): Promise<RateDecision> {
+  const now = deps.now();
+  const rate = await deps.rateLimiter.consume(principal.keyId, principal.rateLimitPerMinute, now, units);
+  // Usage counts what the rate limit counts: each unit, as if each were a request of its own.
+  for (let i = 0; i < units; i++) deps.usage?.record(principal.keyId, now, rate.allowed);
+  return rate;
+}
+
+/** The refusal every surface words its own way (429, JSON-RPC -31429, tRPC TOO_MANY_REQUESTS). */
+export function rateLimitedError(rate: RateDecision): TRPCError {
+  return new TRPCError({
+    code: "TOO_MANY_REQUESTS",
+    message: `Rate limit of ${rate.limit} requests per minute exceeded for this key. Retry in ${rate.resetSeconds} s.`,
+  });
 }

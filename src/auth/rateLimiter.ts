@@ -7,7 +7,8 @@ import type { CacheStats } from "../cache/boundedCache.ts";
  * several copies of the binary serve together; the in-process one below answers at once.
  */
 export interface RateLimiter {
-  consume(bucket: string, limitPerMinute: number, nowMs: number): Promise<RateDecision> | RateDecision;
+  /** Spends `units` (default 1) of the bucket's budget if they all fit, else none. */
+  consume(bucket: string, limitPerMinute: number, nowMs: number, units?: number): Promise<RateDecision> | RateDecision;
   /** Drops state nothing needs any more; called on a schedule by the server (see maintenance.ts). */
   sweep?(nowMs: number): void;
 }
@@ -50,7 +51,7 @@ export class InMemoryRateLimiter implements RateLimiter {
 
   constructor(private readonly maxWindows = MAX_RATE_WINDOWS) {}
 
-  consume(bucket: string, limit: number, nowMs: number): RateDecision {
+  consume(bucket: string, limit: number, nowMs: number, units = 1): RateDecision {
     const second = Math.floor(nowMs / SLOT_MS);
     let window = this.windows.get(bucket);
     if (!window) {
@@ -59,10 +60,10 @@ export class InMemoryRateLimiter implements RateLimiter {
       this.windows.set(bucket, window);
     }
     advance(window, second);
-    const allowed = window.total < limit;
+    const allowed = window.total + units <= limit;
     if (allowed) {
-      window.counts[second % SLOTS]! += 1;
-      window.total += 1;
+      window.counts[second % SLOTS]! += units;
+      window.total += units;
     }
     return {
       allowed,

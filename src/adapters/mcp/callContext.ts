@@ -1,4 +1,5 @@
 import type { Principal } from "../../auth/admitRequest.ts";
+import type { RateDecision } from "../../auth/rateLimiter.ts";
 import type { Caller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
 import type { StreamedText } from "./streamedText.ts";
@@ -13,6 +14,8 @@ export interface McpCallContext {
   principal: Principal;
   /** The server-side tRPC caller, made once per HTTP request after admission. */
   caller: Caller;
+  /** The key's latest rate decision (admission, then each charge): the response's RateLimit headers. */
+  rate: RateDecision;
   /** Large texts a result refers to, streamed when the response is written (see StreamedText). */
   streamed: StreamedText[];
   /** Logs an unexpected failure with its detail (never shown to the client). */

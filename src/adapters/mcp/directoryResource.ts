@@ -1,6 +1,18 @@
+import type { Principal } from "../../auth/admitRequest.ts";
 import type { BrokerDetail } from "../../schemas/broker.ts";
 import type { BrokerStore } from "../../storage/brokerStore.ts";
 import { StreamedText } from "./streamedText.ts";
+
+/**
+ * What one read of broker://directory costs against the key's rate limit: the whole directory
+ * (about 1 KB per broker: 100 MB at 100,000) against a page of 20 for a search, so ten units
+ * rather than one; never more than the key's whole budget, so a small key can still read it.
+ */
+export const DIRECTORY_READ_UNITS = 10;
+
+export function directoryReadUnits(principal: Principal): number {
+  return Math.max(1, Math.min(DIRECTORY_READ_UNITS, principal.rateLimitPerMinute));
+}
 
 /**
  * broker://directory: every published broker with its profile, offices and ratings, as one

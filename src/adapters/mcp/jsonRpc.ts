@@ -24,6 +24,8 @@ export const ErrorCode = {
    * reserved range, as the 2026-07-28 revision asks of application-defined codes.
    */
   ACCESS_DENIED: -31403,
+  /** Ours, likewise: the key's rate limit has no room for this message (HTTP 429 when alone). */
+  RATE_LIMITED: -31429,
 } as const;
 
 export interface JsonRpcErrorObject {

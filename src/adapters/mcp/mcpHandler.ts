@@ -9,6 +9,7 @@ import { classifyMessage, ErrorCode, errorEnvelope, McpProtocolError, resultEnve
 import { answerRequest, type Answer } from "./methods.ts";
 import { BATCH_VERSION, SUPPORTED_VERSIONS } from "./protocolVersions.ts";
 import { acceptsJson, readMessageBody } from "./readMessageBody.ts";
+import { chargeOrRefuse, rateLimited } from "./rateCharge.ts";
 import { legacyHeaderVersion, requestEra, unsupportedVersion } from "./requestEra.ts";
 import { renderBody } from "./streamedText.ts";
 import { corsHeaders, isAllowedOrigin, isLocalHostHeader, isLoopbackBinding, preflightHeaders } from "./transportGuards.ts";
@@ -68,6 +69,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       services,
       principal: admission.principal,
       caller: createCaller({ services, principal: admission.principal, surface: "mcp", requestId: info.requestId, baseUrl: info.baseUrl }),
+      rate: admission.rate,
       streamed: [],
       logFailure: (message, error) =>
         services.log.error(message, {
@@ -77,8 +79,12 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
           cause: error instanceof Error && error.cause instanceof Error ? error.cause.stack : undefined,
         }),
     };
+    // The RateLimit headers say what is left after every message and read was charged.
     const send = (status: number, serialized: string) =>
-      rpcResponse(status, renderBody(serialized, context.streamed, (error) => context.logFailure("streaming a response failed", error)), headers);
+      rpcResponse(status, renderBody(serialized, context.streamed, (error) => context.logFailure("streaming a response failed", error)), {
+        ...headers,
+        ...rateLimitHeaders(context.rate),
+      });
 
     if (Array.isArray(body.value)) return answerBatch(body.value, request.headers, context, send, headers);
 
@@ -123,13 +129,28 @@ async function answerBatch(
   if (items.length > MAX_BATCH_MESSAGES) return invalid(`a batch may hold at most ${MAX_BATCH_MESSAGES} messages.`);
 
   const answers: string[] = [];
+  // Each request of the batch is charged like a request of its own: admission paid for the
+  // first; past the key's budget a message gets -31429 and the others still run.
+  let admittedOne = false;
   for (const item of items) {
     const message = classifyMessage(item);
     if ("invalid" in message) answers.push(errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message: `Invalid Request: ${message.invalid}` }));
     else if (message.kind !== "request") continue;
     else if (message.method === "initialize") {
       answers.push(errorEnvelope(message.id, { code: ErrorCode.INVALID_REQUEST, message: "initialize must not be part of a JSON-RPC batch." }));
-    } else answers.push(envelope(message.id, await answerRequest(message.method, message.params, { ...context, era: "legacy" })));
+    } else {
+      if (admittedOne) {
+        try {
+          await chargeOrRefuse(context, 1);
+        } catch (error) {
+          if (!(error instanceof McpProtocolError)) throw error;
+          answers.push(errorEnvelope(message.id, error.toErrorObject()));
+          continue;
+        }
+      }
+      admittedOne = true;
+      answers.push(envelope(message.id, await answerRequest(message.method, message.params, context)));
+    }
   }
   if (answers.length === 0) return new Response(null, { status: 202, headers });
   return send(200, `[${answers.join(",")}]`);
@@ -156,6 +177,10 @@ function transportError(status: number, message: string, headers: HeaderMap = {}
 function refusal(admission: Extract<Admission, { ok: false }>, cors: HeaderMap): Response {
   const failure = toPublicError(admission.error);
   const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
+  if (failure.status === 429 && admission.rate) {
+    const error = rateLimited(admission.rate);
+    return rpcResponse(429, errorEnvelope(null, error.toErrorObject()), headers);
+  }
   if (failure.status === 401) {
     return new Response(JSON.stringify({ error: "invalid_token", error_description: failure.message }), {
       status: 401,

@@ -1,10 +1,11 @@
 import { TRPCError } from "@trpc/server";
 import { toPublicError } from "../errorVocabulary.ts";
 import type { McpCallContext } from "./callContext.ts";
-import { directorySize, directoryText, humanSize } from "./directoryResource.ts";
+import { directoryReadUnits, directorySize, directoryText, humanSize } from "./directoryResource.ts";
 import { ErrorCode, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
 import { procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 import { missingScopeMessage } from "../../router/trpc.ts";
+import { chargeOrRefuse } from "./rateCharge.ts";
 
 const JSON_MIME = "application/json";
 const DIRECTORY_URI = "broker://directory";
@@ -77,6 +78,8 @@ export async function readResource(params: JsonObject, context: McpCallContext):
     if (!context.principal.scopes.has(DIRECTORY_SCOPE)) {
       throw accessDenied(new TRPCError({ code: "FORBIDDEN", message: missingScopeMessage(DIRECTORY_SCOPE) }));
     }
+    // The message was charged one unit like any other; the whole directory costs more.
+    await chargeOrRefuse(context, directoryReadUnits(context.principal) - 1);
     const text = directoryText(context.services.brokers, context.services.now());
     context.streamed.push(text);
     return { contents: [{ uri, mimeType: JSON_MIME, text }] };

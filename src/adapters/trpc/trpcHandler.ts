@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { admitRequest, type Admission, type Principal } from "../../auth/admitRequest.ts";
+import { admitRequest, chargeMore, rateLimitedError } from "../../auth/admitRequest.ts";
 import type { RateDecision } from "../../auth/rateLimiter.ts";
 import { appRouter } from "../../router/appRouter.ts";
 import type { Context } from "../../router/trpc.ts";
@@ -17,7 +17,7 @@ export const MAX_TRPC_BATCH = 10;
 /**
  * POST/GET /trpc/*: the router itself, over tRPC's fetch adapter (superjson is configured on
  * the router). The request passes the same gate as every surface; a batch of N calls is
- * admitted N times, so batching never stretches a key's rate limit.
+ * charged N units (chargeMore), so batching never stretches a key's rate limit.
  */
 export function createTrpcHandler(services: Services) {
   const procedures = new Set(Object.keys(appRouter._def.procedures));
@@ -40,22 +40,24 @@ export function createTrpcHandler(services: Services) {
       router: appRouter,
       maxBatchSize: MAX_TRPC_BATCH,
       async createContext({ info: call }): Promise<Context> {
-        let principal: Principal | undefined;
-        for (let i = 0; i < Math.max(1, call.calls.length); i++) {
-          const admission: Admission = await admitRequest(services, {
-            authorization: request.headers.get("authorization"),
-            origin: request.headers.get("origin"),
-            surface: "trpc",
-          });
-          rate = admission.rate ?? rate;
-          if (!admission.ok) {
-            refusedUnauthenticated = admission.error.code === "UNAUTHORIZED";
-            throw admission.error;
-          }
-          principal = admission.principal;
+        const admission = await admitRequest(services, {
+          authorization: request.headers.get("authorization"),
+          origin: request.headers.get("origin"),
+          surface: "trpc",
+        });
+        rate = admission.rate;
+        if (!admission.ok) {
+          refusedUnauthenticated = admission.error.code === "UNAUTHORIZED";
+          throw admission.error;
         }
-        info.keyId = principal?.keyId;
-        return { services, principal: principal ?? null, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl };
+        const { principal } = admission;
+        info.keyId = principal.keyId;
+        // Admission counted the first call; the rest of a batch is charged at once, all or none.
+        if (call.calls.length > 1) {
+          rate = await chargeMore(services, principal, call.calls.length - 1);
+          if (!rate.allowed) throw rateLimitedError(rate);
+        }
+        return { services, principal, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl };
       },
       responseMeta() {
         const headers: Record<string, string> = rateLimitHeaders(rate);
