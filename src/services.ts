@@ -1,3 +1,4 @@
+import { AuthFailureThrottle } from "./auth/authFailureThrottle.ts";
 import type { RateLimiter } from "./auth/rateLimiter.ts";
 import { InMemoryRateLimiter } from "./auth/rateLimiter.ts";
 import { CacheRegistry } from "./cache/cacheRegistry.ts";
@@ -30,6 +31,7 @@ export interface Services {
   rateLimiter: RateLimiter;
   /** Every cache keyed by outside input, for /metrics and the memory-bounds test. */
   caches: CacheRegistry;
+  authFailures: AuthFailureThrottle;
   log: Logger;
   /** Milliseconds since the epoch; injected so tests can move time. */
   now: () => number;
@@ -61,6 +63,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     consoleSessions: new ConsoleSessionStore(db),
     rateLimiter,
     caches,
+    authFailures: new AuthFailureThrottle(),
     log,
     now: Date.now,
     ...overrides,

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { hashApiKey, looksLikeApiKey } from "./apiKeyFormat.ts";
+import type { AuthFailureThrottle } from "./authFailureThrottle.ts";
 import type { RateDecision, RateLimiter } from "./rateLimiter.ts";
 import { EMBED_SCOPES, type Scope } from "./scopes.ts";
 import type { KeyStore } from "../storage/keyStore.ts";
@@ -27,6 +28,8 @@ export interface AdmissionDeps {
   rateLimiter: RateLimiter;
   /** Counts each key's admitted and rate-refused requests per day (O(1), in memory). */
   usage?: Pick<UsageCounter, "record">;
+  /** Slows failed-authentication floods per client address (when the adapter knows the address). */
+  authFailures?: AuthFailureThrottle;
   now: () => number;
 }
 
@@ -34,6 +37,8 @@ export interface RequestCredentials {
   authorization: string | null;
   origin: string | null;
   surface: Surface;
+  /** The socket's peer address (behind a reverse proxy: the proxy's). */
+  clientAddress?: string;
 }
 
 const reject = (code: TRPCError["code"], message: string, rate?: RateDecision): Admission => ({
@@ -49,6 +54,14 @@ const reject = (code: TRPCError["code"], message: string, rate?: RateDecision): 
  * refusal its own way (REST status + headers, MCP 401 challenge…).
  */
 export async function admitRequest(deps: AdmissionDeps, credentials: RequestCredentials): Promise<Admission> {
+  const admission = await checkKey(deps, credentials);
+  if (admission.ok || admission.error.code !== "UNAUTHORIZED" || !deps.authFailures || !credentials.clientAddress) return admission;
+  const rate = deps.authFailures.recordFailure(credentials.clientAddress, deps.now());
+  if (rate.allowed) return admission;
+  return reject("TOO_MANY_REQUESTS", `Too many failed authentication attempts from this address. Retry in ${rate.resetSeconds} s.`, rate);
+}
+
+async function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): Promise<Admission> {
   const { authorization, origin, surface } = credentials;
   if (!authorization) {
     return reject("UNAUTHORIZED", "Missing API key. Send it in the header 'Authorization: Bearer brk_…'.");

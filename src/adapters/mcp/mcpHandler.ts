@@ -9,7 +9,7 @@ import { classifyMessage, ErrorCode, errorEnvelope, McpProtocolError, resultEnve
 import { answerRequest, type Answer } from "./methods.ts";
 import { BATCH_VERSION, SUPPORTED_VERSIONS } from "./protocolVersions.ts";
 import { acceptsJson, readMessageBody } from "./readMessageBody.ts";
-import { chargeOrRefuse, rateLimited } from "./rateCharge.ts";
+import { chargeOrRefuse } from "./rateCharge.ts";
 import { legacyHeaderVersion, requestEra, unsupportedVersion } from "./requestEra.ts";
 import { renderBody } from "./streamedText.ts";
 import { corsHeaders, isAllowedOrigin, isLocalHostHeader, isLoopbackBinding, preflightHeaders } from "./transportGuards.ts";
@@ -50,7 +50,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       return new Response(null, { status: 204, headers: origin ? preflightHeaders(origin) : { Allow: "POST, OPTIONS" } });
     }
 
-    const admission = await admitRequest(services, { authorization: request.headers.get("authorization"), origin, surface: "mcp" });
+    const admission = await admitRequest(services, { authorization: request.headers.get("authorization"), origin, surface: "mcp", clientAddress: info.clientAddress });
     if (!admission.ok) return refusal(admission, cors);
     info.keyId = admission.principal.keyId;
     const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
@@ -177,9 +177,9 @@ function transportError(status: number, message: string, headers: HeaderMap = {}
 function refusal(admission: Extract<Admission, { ok: false }>, cors: HeaderMap): Response {
   const failure = toPublicError(admission.error);
   const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
-  if (failure.status === 429 && admission.rate) {
-    const error = rateLimited(admission.rate);
-    return rpcResponse(429, errorEnvelope(null, error.toErrorObject()), headers);
+  if (failure.status === 429) {
+    const data = admission.rate ? { retryAfterSeconds: admission.rate.resetSeconds } : undefined;
+    return rpcResponse(429, errorEnvelope(null, { code: ErrorCode.RATE_LIMITED, message: failure.message, data }), headers);
   }
   if (failure.status === 401) {
     return new Response(JSON.stringify({ error: "invalid_token", error_description: failure.message }), {

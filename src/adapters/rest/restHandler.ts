@@ -61,6 +61,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       authorization: request.headers.get("authorization"),
       origin: requestOrigin(request, info),
       surface: route.surface,
+      clientAddress: info.clientAddress,
     });
     if (!admission.ok) {
       const failure = toPublicError(admission.error);
