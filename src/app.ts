@@ -8,6 +8,8 @@ import { startServer } from "./server.ts";
 import { createServices, type Services } from "./services.ts";
 import { closeDatabase, openDatabase } from "./storage/database.ts";
 import { migrate } from "./storage/migrate.ts";
+import { DatabaseNotWritableError, storageFaultOf } from "./storage/storageFault.ts";
+import type { DirectoryDb } from "./storage/database.ts";
 
 export interface AppOptions {
   databasePath: string;
@@ -45,12 +47,15 @@ const USAGE_FLUSH_MS = 60_000;
 export function startApp(options: AppOptions): RunningApp {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
   const db = openDatabase(options.databasePath);
-  const { applied } = migrate(db);
-  // The carrier catalogue ships with the binary: every start makes the table match it (a
-  // no-op when it does), demo data or not, so quotes never meet an empty catalogue.
-  loadCarriers(db);
+  const { applied } = migrateOrExplain(db, options.databasePath);
   const services = createServices(db, log);
-  const demo = options.demo ? ensureDemoData(services) : undefined;
+  // The carrier catalogue ships with the binary: every start makes the table match it (a
+  // no-op when it does), demo data or not, so quotes never meet an empty catalogue. It and
+  // the demo data are writes that can wait: on a read-only or full database the server
+  // still starts and serves reads (writes answer 503 and /readyz says not ready).
+  unlessStorageFault(services, "carrier catalogue sync", () => loadCarriers(db));
+  const demo = options.demo ? unlessStorageFault(services, "demo data", () => ensureDemoData(services)) : undefined;
+  services.storage.recheck(true);
   let demoPageKey: DemoPageKey | undefined;
   const server = startServer(services, {
     port: options.port,
@@ -105,4 +110,29 @@ export function startApp(options: AppOptions): RunningApp {
       closeDatabase(db, log);
     },
   };
+}
+
+/** Runs a start-up write; a storage fault (full, read-only) is reported and skipped, not fatal. */
+function unlessStorageFault<T>(services: Services, what: string, write: () => T): T | undefined {
+  try {
+    return write();
+  } catch (error) {
+    if (!services.storage.report(error, what)) throw error;
+    services.log.warn(`${what} skipped: the database takes no writes`, { fault: storageFaultOf(error) });
+    return undefined;
+  }
+}
+
+/** Pending migrations are the one write start cannot do without: say so in one line. */
+function migrateOrExplain(db: DirectoryDb, path: string): { applied: string[] } {
+  try {
+    return migrate(db);
+  } catch (error) {
+    const fault = storageFaultOf(error);
+    if (!fault) throw error;
+    closeDatabase(db);
+    throw new DatabaseNotWritableError(
+      `The database ${path} needs migrations but is ${fault === "full" ? "on a full disk" : "read-only"}; start once with write access and free space, then it can serve read-only.`,
+    );
+  }
 }

@@ -10,6 +10,7 @@ import { seedCommand } from "./cli/seedCommand.ts";
 import { serveCommand } from "./cli/serveCommand.ts";
 import { BackupError } from "./ops/backup.ts";
 import { SchemaTooNewError } from "./storage/migrate.ts";
+import { DatabaseNotWritableError } from "./storage/storageFault.ts";
 
 const HELP = `Broker Directory: Canada's insurance brokers over REST, MCP and an embeddable widget.
 
@@ -55,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`Error: ${error.message}`);
       return 2;
     }
-    if (error instanceof SchemaTooNewError || error instanceof BackupError) {
+    if (error instanceof SchemaTooNewError || error instanceof BackupError || error instanceof DatabaseNotWritableError) {
       console.error(`Error: ${error.message}`);
       return 1;
     }

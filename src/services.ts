@@ -14,6 +14,7 @@ import { KeyUsageStore } from "./storage/keyUsageStore.ts";
 import { LeadStore } from "./storage/leadStore.ts";
 import { QuoteStore } from "./storage/quoteStore.ts";
 import { UsageCounter } from "./storage/usageCounter.ts";
+import { StorageHealth } from "./storage/storageHealth.ts";
 
 /** Everything procedures and adapters need, built once per process and shared by requests. */
 export interface Services {
@@ -32,6 +33,8 @@ export interface Services {
   /** Every cache keyed by outside input, for /metrics and the memory-bounds test. */
   caches: CacheRegistry;
   authFailures: AuthFailureThrottle;
+  /** Whether writes work (disk full, read-only): logged once per episode, read by /readyz. */
+  storage: StorageHealth;
   log: Logger;
   /** Milliseconds since the epoch; injected so tests can move time. */
   now: () => number;
@@ -40,14 +43,17 @@ export interface Services {
 export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<Services> = {}): Services {
   // One version for every directory cache, so a request reads it once whichever store asks.
   const directoryVersion = new DirectoryVersion(db);
+  const storage = new StorageHealth(db, log);
   const keyUsage = new KeyUsageStore(db);
-  const usage = new UsageCounter(keyUsage, (error) =>
-    log.warn("usage counts not written; kept for the next flush", { error: error instanceof Error ? error.message : String(error) }),
-  );
+  const usage = new UsageCounter(keyUsage, (error) => {
+    // A full or read-only database is one episode in the log (StorageHealth), not a line a minute.
+    if (storage.report(error, "usage counts")) return;
+    log.warn("usage counts not written; kept for the next flush", { error: error instanceof Error ? error.message : String(error) });
+  });
   const brokers = new BrokerStore(db, directoryVersion);
   const carriers = new CarrierStore(db, directoryVersion);
   const rateLimiter = new InMemoryRateLimiter();
-  const keys = new KeyStore(db);
+  const keys = new KeyStore(db, storage);
   const caches = new CacheRegistry();
   caches.add(...brokers.caches(), ...carriers.caches(), ...keys.caches(), rateLimiter);
   return {
@@ -64,6 +70,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     rateLimiter,
     caches,
     authFailures: new AuthFailureThrottle(),
+    storage,
     log,
     now: Date.now,
     ...overrides,

@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { storageFaultOf, type StorageFault } from "../storage/storageFault.ts";
 
 /**
  * The one place where procedure error codes meet HTTP: every adapter that answers with an
@@ -17,6 +18,15 @@ const STATUS_BY_CODE: Partial<Record<TRPCError["code"], number>> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/** How long a client should wait before retrying a write the database refused (full, read-only). */
+export const STORAGE_RETRY_AFTER_SECONDS = 30;
+
+const STORAGE_FAULT_MESSAGES: Record<StorageFault, string> = {
+  full: "The service cannot store anything right now: its storage is full. Nothing was saved; retry later.",
+  "read-only": "The service cannot store anything right now: its database is read-only. Nothing was saved; retry later.",
 };
 
 export const INTERNAL_ERROR_MESSAGE = "Internal server error. The failure was logged; retry later or contact the operator.";
@@ -34,10 +44,16 @@ export interface PublicError {
   issues?: FieldIssue[];
   /** True when the detail must go to the log only (the caller sees a generic message). */
   internal: boolean;
+  /** Set when the caller should retry later (503): each adapter sends it as Retry-After. */
+  retryAfterSeconds?: number;
 }
 
 /** Turns anything thrown by a procedure into what a caller may see. */
 export function toPublicError(error: unknown): PublicError {
+  // A full or read-only database is nobody's bug: 503 and retry later, on every surface. It
+  // is logged once per episode where it happens (StorageHealth), not per request.
+  const fault = storageFaultOf(error);
+  if (fault) return { status: 503, message: STORAGE_FAULT_MESSAGES[fault], internal: false, retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS };
   const trpcError = error instanceof TRPCError ? error : undefined;
   const status = trpcError ? STATUS_BY_CODE[trpcError.code] : undefined;
   if (!trpcError || status === undefined) return { status: 500, message: INTERNAL_ERROR_MESSAGE, internal: true };
@@ -47,6 +63,11 @@ export function toPublicError(error: unknown): PublicError {
     return { status, message: issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "), issues, internal: false };
   }
   return { status, message: trpcError.message, internal: false };
+}
+
+/** The Retry-After header a refusal carries, if any. */
+export function retryAfterHeaders(failure: PublicError): Record<string, string> {
+  return failure.retryAfterSeconds === undefined ? {} : { "Retry-After": String(failure.retryAfterSeconds) };
 }
 
 function findZodError(error: TRPCError): z.ZodError | undefined {

@@ -1,26 +1,35 @@
 import type { DirectoryDb } from "../storage/database.ts";
 import { isFullyMigrated } from "../storage/migrate.ts";
+import type { StorageHealth } from "../storage/storageHealth.ts";
 
 export interface Readiness {
   ready: boolean;
-  checks: { database: "ok" | "unreachable"; migrations: "ok" | "pending" | "unknown" };
+  checks: { database: "ok" | "unreachable"; migrations: "ok" | "pending" | "unknown"; writes: "ok" | "full" | "read-only" | "unknown" };
 }
 
 /**
- * Whether this process can serve traffic: the database answers a query and carries every
- * migration this binary knows. Cheap (two tiny queries), so a load balancer may poll it often.
+ * Whether this process can serve traffic: the database answers a query, carries every
+ * migration this binary knows, and takes writes (after a write failed because the disk was
+ * full or the file read-only, not until a probe write works again: see StorageHealth).
+ * Cheap (a few tiny queries), so a load balancer may poll it often.
  */
-export function checkReadiness(db: DirectoryDb): Readiness {
-  try {
-    db.$client.query("SELECT 1").get();
-  } catch {
-    return { ready: false, checks: { database: "unreachable", migrations: "unknown" } };
-  }
+export function checkReadiness(db: DirectoryDb, storage: StorageHealth): Readiness {
+  const unreachable: Readiness = { ready: false, checks: { database: "unreachable", migrations: "unknown", writes: "unknown" } };
   let migrated: boolean;
   try {
+    db.$client.query("SELECT 1").get();
     migrated = isFullyMigrated(db);
   } catch {
-    return { ready: false, checks: { database: "unreachable", migrations: "unknown" } };
+    return unreachable;
   }
-  return { ready: migrated, checks: { database: "ok", migrations: migrated ? "ok" : "pending" } };
+  let fault;
+  try {
+    fault = storage.recheck();
+  } catch {
+    return unreachable;
+  }
+  return {
+    ready: migrated && !fault,
+    checks: { database: "ok", migrations: migrated ? "ok" : "pending", writes: fault ?? "ok" },
+  };
 }

@@ -33,11 +33,21 @@ export function missingScopeMessage(scope: Scope): string {
 }
 
 /**
+ * A full or read-only database is reported where a procedure meets it, whatever the surface:
+ * logged once per episode, and /readyz turns 503 (the adapters answer 503, not 500).
+ */
+const watchStorage = t.middleware(async ({ ctx, next, path }) => {
+  const result = await next();
+  if (!result.ok) ctx.services.storage.report(result.error, path);
+  return result;
+});
+
+/**
  * A procedure that needs `scope`. The check lives here, once: a new transport that forgets
  * to admit its requests gets UNAUTHORIZED, never data.
  */
 export function scopedProcedure(scope: Scope) {
-  return t.procedure.meta({ scope }).use(({ ctx, next }) => {
+  return t.procedure.use(watchStorage).meta({ scope }).use(({ ctx, next }) => {
     if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Missing API key." });
     if (!ctx.principal.scopes.has(scope)) {
       throw new TRPCError({ code: "FORBIDDEN", message: missingScopeMessage(scope) });

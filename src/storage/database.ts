@@ -5,6 +5,7 @@ import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../db/schema.ts";
 import type { Logger } from "../log.ts";
 import { createOwnerOnly, restrictToOwner } from "./ownerOnly.ts";
+import { storageFaultOf } from "./storageFault.ts";
 
 export type DirectoryDb = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
@@ -21,7 +22,12 @@ export function openDatabase(path: string): DirectoryDb {
     createOwnerOnly(path);
   }
   const client = new Database(path, { create: true, strict: true });
-  client.exec("PRAGMA journal_mode = WAL");
+  try {
+    client.exec("PRAGMA journal_mode = WAL");
+  } catch (error) {
+    // A read-only file not yet in WAL mode: it is served as it is (reads work; writes answer 503).
+    if (!storageFaultOf(error)) throw error;
+  }
   client.exec("PRAGMA synchronous = NORMAL");
   client.exec("PRAGMA foreign_keys = ON");
   client.exec("PRAGMA busy_timeout = 5000");

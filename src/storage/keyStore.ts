@@ -6,6 +6,7 @@ import { BoundedCache } from "../cache/boundedCache.ts";
 import { estimateBytes } from "../cache/estimateBytes.ts";
 import type { DirectoryDb } from "./database.ts";
 import { MetaCounter } from "./metaCounter.ts";
+import type { StorageHealth } from "./storageHealth.ts";
 
 export type StoredKey = typeof apiKeys.$inferSelect;
 export type KeyListing = Omit<StoredKey, "hash"> & { workspaceName: string };
@@ -41,7 +42,11 @@ export class KeyStore {
   /** When this process last wrote each key's lastUsedAt: the read path skips the UPDATE in between. */
   private readonly lastUseWritten = new Map<string, number>();
 
-  constructor(private readonly db: DirectoryDb) {
+  constructor(
+    private readonly db: DirectoryDb,
+    /** Told when the lastUsedAt write fails (a read must not fail for bookkeeping). */
+    private readonly storage?: Pick<StorageHealth, "bookkeepingFailed">,
+  ) {
     this.version = new MetaCounter(db, "keys_version");
     this.byHash = db.select().from(apiKeys).where(eq(apiKeys.hash, sql.placeholder("hash"))).prepare();
     this.touch = db
@@ -107,12 +112,20 @@ export class KeyStore {
     return [this.cache];
   }
 
-  /** Writes lastUsedAt when this process has not written it for the key within the precision. */
+  /**
+   * Writes lastUsedAt when this process has not written it for the key within the precision.
+   * It is bookkeeping: when the write fails (disk full, read-only file) the request goes on,
+   * and the failure is reported, never thrown.
+   */
   recordUse(id: string, now: number): void {
     const written = this.lastUseWritten.get(id);
     if (written !== undefined && now - written < LAST_USED_PRECISION_MS) return;
     this.lastUseWritten.set(id, now);
-    this.touch.run({ id, now, staleBefore: now - LAST_USED_PRECISION_MS });
+    try {
+      this.touch.run({ id, now, staleBefore: now - LAST_USED_PRECISION_MS });
+    } catch (error) {
+      this.storage?.bookkeepingFailed(error, "lastUsedAt");
+    }
   }
 
   list(): KeyListing[] {

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, statSync } from "node:fs";
 
 /** Database files hold leads' personal data: owner read/write only. */
 export const OWNER_ONLY_MODE = 0o600;
@@ -14,11 +14,15 @@ export function createOwnerOnly(path: string): void {
   chmodSync(path, OWNER_ONLY_MODE); // a umask can only narrow the mode; this makes it exact
 }
 
-/** Makes the database and the companions that exist now 0600 (files an older version left 0644). */
+/**
+ * Takes group and other permissions off the database and the companions that exist now (files
+ * an older version left 0644). The owner's bits are kept: a file its owner made read-only stays so.
+ */
 export function restrictToOwner(databasePath: string): void {
   for (const path of [databasePath, `${databasePath}-wal`, `${databasePath}-shm`]) {
     try {
-      chmodSync(path, OWNER_ONLY_MODE);
+      const mode = statSync(path).mode & 0o777;
+      if ((mode & 0o077) !== 0) chmodSync(path, mode & OWNER_ONLY_MODE);
     } catch (error) {
       // Not there (the log is made on first use), or a read-only file system: nothing to fix.
       const code = (error as NodeJS.ErrnoException).code;

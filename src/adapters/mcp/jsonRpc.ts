@@ -26,6 +26,8 @@ export const ErrorCode = {
   ACCESS_DENIED: -31403,
   /** Ours, likewise: the key's rate limit has no room for this message (HTTP 429 when alone). */
   RATE_LIMITED: -31429,
+  /** Ours: the database cannot take writes now (full, read-only); HTTP 503 when alone. */
+  SERVICE_UNAVAILABLE: -31503,
 } as const;
 
 export interface JsonRpcErrorObject {

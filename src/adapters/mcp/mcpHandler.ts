@@ -1,7 +1,7 @@
 import { admitRequest, type Admission } from "../../auth/admitRequest.ts";
 import { createCaller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
-import { toPublicError } from "../errorVocabulary.ts";
+import { STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { McpCallContext } from "./callContext.ts";
@@ -84,6 +84,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       rpcResponse(status, renderBody(serialized, context.streamed, (error) => context.logFailure("streaming a response failed", error)), {
         ...headers,
         ...rateLimitHeaders(context.rate),
+        ...(status === 503 ? { "Retry-After": String(STORAGE_RETRY_AFTER_SECONDS) } : {}),
       });
 
     if (Array.isArray(body.value)) return answerBatch(body.value, request.headers, context, send, headers);

@@ -6,6 +6,7 @@ import { ErrorCode, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
 import { procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 import { missingScopeMessage } from "../../router/trpc.ts";
 import { chargeOrRefuse } from "./rateCharge.ts";
+import { throwIfUnavailable } from "./unavailable.ts";
 
 const JSON_MIME = "application/json";
 const DIRECTORY_URI = "broker://directory";
@@ -104,6 +105,7 @@ async function readThroughProcedure<T>(uri: string, context: McpCallContext, rea
     if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) throw resourceNotFound(uri, context);
     if (error instanceof TRPCError && error.code === "FORBIDDEN") throw accessDenied(error);
     const failure = toPublicError(error);
+    throwIfUnavailable(failure);
     if (failure.internal) context.logFailure("resource read failed", error);
     throw new McpProtocolError(ErrorCode.INTERNAL_ERROR, failure.message);
   }

@@ -2,6 +2,7 @@ import { describeIssues, toPublicError } from "../errorVocabulary.ts";
 import type { McpCallContext } from "./callContext.ts";
 import { ErrorCode, isPlainObject, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
 import { toolsByName } from "./tools.ts";
+import { throwIfUnavailable } from "./unavailable.ts";
 
 /**
  * tools/call. A malformed request or an unknown tool is a protocol error (-32602); anything
@@ -36,6 +37,7 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as JsonObject };
   } catch (error) {
     const failure = toPublicError(error);
+    throwIfUnavailable(failure);
     if (failure.internal) context.logFailure(`tool ${tool.name} failed`, error);
     return toolError(failure.message);
   }

@@ -1,7 +1,7 @@
 import { admitRequest } from "../../auth/admitRequest.ts";
 import { createCaller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
-import { toPublicError } from "../errorVocabulary.ts";
+import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvResponse } from "../http/csvResponse.ts";
 import { errorResponse, jsonText } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
@@ -105,7 +105,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
           cause: error instanceof Error && error.cause instanceof Error ? error.cause.stack : undefined,
         });
       }
-      return errorResponse(failure.status, failure.message, headers, failure.issues);
+      return errorResponse(failure.status, failure.message, { ...headers, ...retryAfterHeaders(failure) }, failure.issues);
     }
   }
 }

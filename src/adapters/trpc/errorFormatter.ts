@@ -1,4 +1,5 @@
 import type { TRPCDefaultErrorShape, TRPCError } from "@trpc/server";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { toPublicError, type FieldIssue } from "../errorVocabulary.ts";
 
 export interface SafeErrorShape {
@@ -20,12 +21,15 @@ export interface SafeErrorShape {
  */
 export function formatTrpcError({ shape, error }: { shape: TRPCDefaultErrorShape; error: TRPCError }): SafeErrorShape {
   const failure = toPublicError(error);
+  // A full or read-only database surfaces as a storage error inside INTERNAL_SERVER_ERROR;
+  // the vocabulary makes it a 503, and so does the shape (the adapter sets the HTTP status).
+  const unavailable = failure.status === 503;
   return {
     message: failure.message,
-    code: shape.code,
+    code: unavailable ? TRPC_ERROR_CODES_BY_KEY.SERVICE_UNAVAILABLE : shape.code,
     data: {
-      code: shape.data.code,
-      httpStatus: shape.data.httpStatus,
+      code: unavailable ? "SERVICE_UNAVAILABLE" : shape.data.code,
+      httpStatus: unavailable ? 503 : shape.data.httpStatus,
       ...(shape.data.path === undefined ? {} : { path: shape.data.path }),
       ...(failure.issues ? { issues: failure.issues } : {}),
     },

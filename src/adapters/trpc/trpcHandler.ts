@@ -5,7 +5,7 @@ import type { RateDecision } from "../../auth/rateLimiter.ts";
 import { appRouter } from "../../router/appRouter.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
-import { toPublicError } from "../errorVocabulary.ts";
+import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { MAX_BODY_BYTES, readBodyBytes } from "../http/readBodyBytes.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
@@ -60,9 +60,15 @@ export function createTrpcHandler(services: Services) {
         }
         return { services, principal, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl };
       },
-      responseMeta() {
+      responseMeta({ errors, info: call }) {
         const headers: Record<string, string> = rateLimitHeaders(rate);
         if (refusedUnauthenticated) headers["WWW-Authenticate"] = 'Bearer realm="broker-directory"';
+        // tRPC answers a storage error 500; when every call met one (full or read-only
+        // database), the answer is the vocabulary's 503 with Retry-After.
+        const failures = errors.map(toPublicError);
+        const unavailable = failures.find((f) => f.status === 503);
+        if (unavailable) Object.assign(headers, retryAfterHeaders(unavailable));
+        if (unavailable && failures.length >= (call?.calls.length ?? 1) && failures.every((f) => f.status === 503)) return { headers, status: 503 };
         return { headers };
       },
       onError({ error, path, type }) {

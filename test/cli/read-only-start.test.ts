@@ -1,0 +1,88 @@
+/**
+ * A database the server may not write (a read-only file): start still serves reads where it
+ * can, with /readyz saying writes are read-only; where start truly needs a write (pending
+ * migrations) it stops with one clear line and exit 1, never an uncaught SQLITE_READONLY.
+ *
+ * Root writes any file whatever its mode, so as root the server runs as `nobody` (setpriv);
+ * as anyone else a chmod 0444 is enough.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { chmodSync, chownSync, closeSync, openSync } from "node:fs";
+import { join } from "node:path";
+import { REPO, runCli, tempDir } from "./cliHarness.ts";
+
+const tmp = tempDir();
+afterAll(() => tmp.remove());
+
+const NOBODY = 65534;
+const isRoot = process.getuid?.() === 0;
+
+/** The command line that runs bun as a user who cannot write the database. */
+function asReader(args: string[]): string[] {
+  const bun = [process.execPath, join(REPO, "src/main.ts"), ...args];
+  return isRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", ...bun] : bun;
+}
+
+/** Makes `path` (and its folder, for the -shm SQLite needs) readable but not writable by that user. */
+function makeReadOnly(path: string): void {
+  if (isRoot) {
+    chmodSync(tmp.dir, 0o755);
+    chownSync(tmp.dir, NOBODY, NOBODY);
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+      try {
+        chownSync(file, NOBODY, NOBODY);
+      } catch {}
+    }
+  }
+  chmodSync(path, 0o444);
+}
+
+const canRunAsReader = !isRoot || Bun.spawnSync(asReader(["--help"]), { cwd: "/", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" } }).exitCode === 0;
+
+async function serveReadOnly(path: string): Promise<{ proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url?: string; output: () => string }> {
+  const proc = Bun.spawn(asReader(["serve", "--port", "0", "--host", "127.0.0.1", "--db", path]), {
+    cwd: "/",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let text = "";
+  const reader = proc.stdout.getReader();
+  while (!/listening on (http:\/\/\S+)/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  return { proc, url: /listening on (http:\/\/\S+)/.exec(text)?.[1], output: () => text };
+}
+
+test.skipIf(!canRunAsReader)("a seeded, never-served, read-only database: serve starts, reads work, /readyz says writes are read-only", async () => {
+  const path = tmp.path("never-served.db");
+  expect((await runCli(["seed", "--brokers", "20", "--db", path])).code).toBe(0);
+  makeReadOnly(path);
+  const server = await serveReadOnly(path);
+  try {
+    expect(server.url, server.output()).toBeDefined();
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: "not ready", checks: { database: "ok", migrations: "ok", writes: "read-only" } });
+    // The demo key could not be made (the database has none): requests are refused cleanly.
+    expect((await fetch(`${server.url}/api/v1/brokers`)).status).toBe(401);
+  } finally {
+    server.proc.kill("SIGTERM");
+    expect(await server.proc.exited).toBe(0);
+  }
+});
+
+test.skipIf(!canRunAsReader)("a read-only database that needs migrations: one line, exit 1", async () => {
+  const path = tmp.path("unmigrated.db");
+  closeSync(openSync(path, "w", 0o600));
+  makeReadOnly(path);
+  const server = await serveReadOnly(path);
+  const code = await server.proc.exited;
+  const stderr = await new Response(server.proc.stderr).text();
+  expect(code).toBe(1);
+  expect(stderr.trim()).toBe(`Error: The database ${path} needs migrations but is read-only; start once with write access and free space, then it can serve read-only.`);
+});
