@@ -2,6 +2,7 @@ import type { Server } from "bun";
 import { loadCarriers } from "../db/seed/loadCarriers.ts";
 import { DemoPageKey } from "./demo/demoPageKey.ts";
 import { ensureDemoData, type DemoSetup } from "./demo/ensureDemoData.ts";
+import { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
 import { startServer } from "./server.ts";
@@ -57,7 +58,9 @@ export function startApp(options: AppOptions): RunningApp {
   const demo = options.demo ? unlessStorageFault(services, "demo data", () => ensureDemoData(services)) : undefined;
   services.storage.recheck(true);
   let demoPageKey: DemoPageKey | undefined;
+  const inFlight = new InFlightResponses();
   const server = startServer(services, {
+    inFlight,
     port: options.port,
     hostname: options.hostname,
     demoEmbedKey: () => demoPageKey?.current(),
@@ -66,6 +69,7 @@ export function startApp(options: AppOptions): RunningApp {
     metricsToken: options.metricsToken,
     mcpAllowedOrigins: options.mcpAllowedOrigins,
   });
+  inFlight.port = server.port;
   if (options.demo) {
     const port = server.port;
     const origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
@@ -96,12 +100,16 @@ export function startApp(options: AppOptions): RunningApp {
       maintenance.stop();
       // The grace timer is deliberately ref'd: once stopped, the server no longer keeps the
       // process alive, and an unref'd timer would let it exit mid-request (a reset connection).
+      // Bun's stop(false) settles once handlers have returned, while a streamed body (the
+      // directory resource) may still be produced or sent: those are waited for too (InFlightResponses).
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), graceMs)));
-      const outcome = await Promise.race([server.stop(false).then(() => "drained" as const), timedOut]);
+      const drained = Promise.all([server.stop(false), inFlight.idle()]).then(() => "drained" as const);
+      const outcome = await Promise.race([drained, timedOut]);
       clearTimeout(timer);
       if (outcome === "timeout") {
-        log.warn("shutdown grace period over: closing the connections still open", { graceMs });
+        const { requests, streams, unsentBytes } = inFlight.counts();
+        log.warn("shutdown grace period over: cutting the responses still in flight", { graceMs, responses: requests, streams, unsentBytes });
         await server.stop(true);
       }
       clearInterval(usageFlush);

@@ -3,6 +3,7 @@ import { createRestHandler } from "./adapters/rest/restHandler.ts";
 import { restRoutes } from "./adapters/rest/restRoutes.ts";
 import { errorResponse, jsonResponse } from "./adapters/http/json.ts";
 import { isLocalClient, isLocalHostHeader, isLoopbackBinding } from "./adapters/http/loopback.ts";
+import type { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { requestIdFor, type RequestInfo } from "./adapters/http/requestInfo.ts";
 import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
 import { demoPageHandler } from "./adapters/static/demoPage.ts";
@@ -32,6 +33,8 @@ export interface ServerOptions {
   metricsToken?: string;
   /** Browser origins allowed to call /mcp; requests without Origin (agents) are always fine. */
   mcpAllowedOrigins?: readonly string[];
+  /** Counts unfinished responses, streams included, for graceful stop. */
+  inFlight?: InFlightResponses;
 }
 
 /**
@@ -149,44 +152,54 @@ export function startServer(services: Services, options: ServerOptions): Server<
     idleTimeout: IDLE_TIMEOUT_SECONDS,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     async fetch(request, server) {
-      const started = performance.now();
-      const target = parseRequestTarget(request);
-      const info: RequestInfo = {
-        requestId: requestIdFor(request),
-        baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : ""),
-        publicUrl: options.publicUrl,
-        clientAddress: server.requestIP(request)?.address,
-      };
-      let response: Response;
+      // Counted until the response is done (a streamed body: until the stream ends), so that
+      // graceful stop can wait for it.
+      const end = options.inFlight?.begin() ?? (() => {});
+      let streaming: Promise<number> | undefined;
       try {
-        if (target.ok) response = await route(request, target.url, info);
-        else {
-          info.route = "(bad request target)";
-          response = target.response;
+        const started = performance.now();
+        const target = parseRequestTarget(request);
+        const info: RequestInfo = {
+          requestId: requestIdFor(request),
+          baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : ""),
+          publicUrl: options.publicUrl,
+          clientAddress: server.requestIP(request)?.address,
+        };
+        let response: Response;
+        try {
+          if (target.ok) response = await route(request, target.url, info);
+          else {
+            info.route = "(bad request target)";
+            response = target.response;
+          }
+        } catch (error) {
+          services.log.error("unhandled request failure", {
+            requestId: info.requestId,
+            route: info.route,
+            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          });
+          response = errorResponse(500, INTERNAL_ERROR_MESSAGE);
         }
-      } catch (error) {
-        services.log.error("unhandled request failure", {
+        response.headers.set("X-Request-Id", info.requestId);
+        // Only these fields, by design: a route pattern (never the raw path or query, which can
+        // hold names or emails), the key's id (never the key), no bodies, no headers.
+        const ms = performance.now() - started;
+        const routeLabel = info.route ?? "(unmatched)";
+        metrics.record(request.method, routeLabel, response.status, ms / 1000);
+        services.log.info("request", {
           requestId: info.requestId,
-          route: info.route,
-          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          method: request.method,
+          route: routeLabel,
+          status: response.status,
+          ms: Math.round(ms * 100) / 100,
+          keyId: info.keyId,
         });
-        response = errorResponse(500, INTERNAL_ERROR_MESSAGE);
+        streaming = info.streaming;
+        return response;
+      } finally {
+        if (streaming) options.inFlight!.streamUntil(streaming, end);
+        else end();
       }
-      response.headers.set("X-Request-Id", info.requestId);
-      // Only these fields, by design: a route pattern (never the raw path or query, which can
-      // hold names or emails), the key's id (never the key), no bodies, no headers.
-      const ms = performance.now() - started;
-      const routeLabel = info.route ?? "(unmatched)";
-      metrics.record(request.method, routeLabel, response.status, ms / 1000);
-      services.log.info("request", {
-        requestId: info.requestId,
-        method: request.method,
-        route: routeLabel,
-        status: response.status,
-        ms: Math.round(ms * 100) / 100,
-        keyId: info.keyId,
-      });
-      return response;
     },
     // Reached only by a fault outside fetch's try. Its message may quote the request (Bun's
     // URL errors do), so only the error's kind and where it was thrown are logged.

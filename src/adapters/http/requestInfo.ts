@@ -10,6 +10,8 @@ export interface RequestInfo {
   clientAddress?: string;
   /** PUBLIC_URL, when the operator set it (then baseUrl is it, not the request's Host). */
   publicUrl?: string;
+  /** Set by an adapter whose response body is a stream: settles with its size once produced (or cut). */
+  streaming?: Promise<number>;
 }
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -80,12 +80,18 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
         }),
     };
     // The RateLimit headers say what is left after every message and read was charged.
-    const send = (status: number, serialized: string) =>
-      rpcResponse(status, renderBody(serialized, context.streamed, (error) => context.logFailure("streaming a response failed", error)), {
+    const send = (status: number, serialized: string) => {
+      let ended!: (bytes: number) => void;
+      const streaming = new Promise<number>((resolve) => (ended = resolve));
+      const body = renderBody(serialized, context.streamed, (error) => context.logFailure("streaming a response failed", error), ended);
+      // A streamed body outlives this handler: graceful stop waits for it (see InFlightResponses).
+      if (typeof body !== "string") info.streaming = streaming;
+      return rpcResponse(status, body, {
         ...headers,
         ...rateLimitHeaders(context.rate),
         ...(status === 503 ? { "Retry-After": String(STORAGE_RETRY_AFTER_SECONDS) } : {}),
       });
+    };
 
     if (Array.isArray(body.value)) return answerBatch(body.value, request.headers, context, send, headers);
 

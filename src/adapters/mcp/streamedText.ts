@@ -22,8 +22,17 @@ export class StreamedText {
   }
 }
 
-/** A serialized response: a plain string, or a stream when it holds StreamedText values. */
-export function renderBody(serialized: string, streamed: readonly StreamedText[], onError: (error: unknown) => void): string | ReadableStream<Uint8Array> {
+/**
+ * A serialized response: a plain string, or a stream when it holds StreamedText values.
+ * `onEnd` is told the bytes handed to the server once the stream has ended: produced whole,
+ * cancelled, or cut by an error (so graceful stop can wait for it).
+ */
+export function renderBody(
+  serialized: string,
+  streamed: readonly StreamedText[],
+  onError: (error: unknown) => void,
+  onEnd: (bytes: number) => void = () => {},
+): string | ReadableStream<Uint8Array> {
   const present = streamed.filter((text) => serialized.includes(JSON.stringify(text.token)));
   if (present.length === 0) return serialized;
 
@@ -45,28 +54,40 @@ export function renderBody(serialized: string, streamed: readonly StreamedText[]
     yield rest;
   }
 
-  // A Bun "direct" stream: write() hands bytes to the socket and returns a promise when the
-  // client is slower than we are, so the producer waits instead of buffering the whole text.
+  // A Bun "direct" stream: write() hands bytes to the server. Where Bun signals that the
+  // client is slower than we are, the producer waits instead of buffering the whole text.
   let cancelled = false;
+  let sent = 0;
+  let ended = false;
+  const end = () => {
+    if (!ended) onEnd(sent);
+    ended = true;
+  };
   const source: Bun.DirectUnderlyingSource<Uint8Array> = {
     type: "direct",
     cancel() {
       cancelled = true;
+      end();
     },
     async pull(controller: ReadableStreamDirectController) {
       try {
         for (const piece of pieces()) {
           if (cancelled) return;
-          const written = controller.write(piece);
+          sent += Buffer.byteLength(piece);
+          const written: unknown = controller.write(piece);
           if (written instanceof Promise) await written;
+          // Bun 1.4 says "the socket is full" with a negative count; 1.3 buffers everything.
+          else if (typeof written === "number" && written < 0) await controller.flush(true);
           // Let other requests run between chunks of a long response.
           await new Promise((resolve) => setImmediate(resolve));
         }
         controller.close();
       } catch (error) {
         // Headers are gone already: all we can do is cut the response short, and log why.
-        onError(error);
+        if (!cancelled) onError(error);
         controller.close(error instanceof Error ? error : new Error(String(error)));
+      } finally {
+        end();
       }
     },
   };

@@ -1,0 +1,89 @@
+/**
+ * SIGTERM while a slow client downloads broker://directory (a streamed body): the server
+ * waits for the stream, up to the grace period, then exits 0; what it has to cut at the
+ * deadline it logs. The client is curl at a limited rate, as a slow client on a bad link.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { REPO, runCli, tempDir } from "./cliHarness.ts";
+
+const tmp = tempDir();
+const path = tmp.path("big.db");
+let key: string;
+const BROKERS = 20_000; // ~20 MB of directory: more than the kernel's socket buffers hold
+
+beforeAll(async () => {
+  expect((await runCli(["seed", "--brokers", String(BROKERS), "--reviews-per-broker", "0", "--db", path])).code).toBe(0);
+  key = (JSON.parse((await runCli(["keys", "create", "--workspace", "ops", "--json"], { DATABASE_PATH: path })).stdout) as { key: string }).key;
+}, 60_000);
+afterAll(() => tmp.remove());
+
+async function serve(graceSeconds: number) {
+  const proc = Bun.spawn([process.execPath, join(REPO, "src/main.ts"), "serve", "--port", "0", "--host", "127.0.0.1", "--no-demo", "--shutdown-grace", String(graceSeconds)], {
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", DATABASE_PATH: path },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let text = "";
+  const reader = proc.stdout.getReader();
+  while (!/listening on http:\/\/127\.0\.0\.1:(\d+)/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`serve exited before listening:\n${text}`);
+    text += new TextDecoder().decode(value);
+  }
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += new TextDecoder().decode(value);
+    }
+  })();
+  return { proc, port: Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text)![1]), output: () => text };
+}
+
+/**
+ * Downloads the directory with curl at `rate` (curl stops reading the socket to keep the
+ * pace, as a slow client does); resolves with curl's exit code and the body.
+ */
+function slowDownload(port: number, rate: string): { started: Promise<void>; done: Promise<{ code: number; body: string }> } {
+  const out = tmp.path(`download-${port}.json`);
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "broker://directory" } });
+  const curl = Bun.spawn(
+    ["curl", "-sS", "--limit-rate", rate, "-o", out, "-H", `Authorization: Bearer ${key}`, "-H", "Content-Type: application/json",
+      "-H", "Accept: application/json, text/event-stream", "--data-binary", body, `http://127.0.0.1:${port}/mcp`],
+    { stdout: "ignore", stderr: "pipe" },
+  );
+  const started = (async () => {
+    // The response has begun once curl has written part of it.
+    for (let i = 0; i < 100 && !(existsSync(out) && statSync(out).size > 0); i++) await Bun.sleep(20);
+  })();
+  const done = curl.exited.then(async (code) => ({ code, body: existsSync(out) ? await Bun.file(out).text() : "" }));
+  return { started, done };
+}
+
+test("a download in progress at SIGTERM is finished within the grace period, then the server exits 0", async () => {
+  const server = await serve(20);
+  const download = slowDownload(server.port, "8M");
+  await download.started;
+  server.proc.kill("SIGTERM");
+  const { code, body } = await download.done;
+  expect(code).toBe(0); // curl: 18 when the transfer is cut
+  expect(await server.proc.exited).toBe(0);
+  const envelope = JSON.parse(body) as { result: { contents: { text: string }[] } };
+  const directory = JSON.parse(envelope.result.contents[0]!.text) as { total: number; brokers: unknown[] };
+  expect(directory.total).toBeGreaterThan(BROKERS * 0.9);
+  expect(directory.brokers.length).toBe(directory.total);
+  expect(server.output()).not.toContain("grace period over");
+}, 60_000);
+
+test("a download still running at the deadline is cut, and that is logged", async () => {
+  const server = await serve(1);
+  const download = slowDownload(server.port, "2M");
+  await download.started;
+  server.proc.kill("SIGTERM");
+  expect(await server.proc.exited).toBe(0);
+  expect(server.output()).toMatch(/"msg":"shutdown grace period over: cutting the responses still in flight","graceMs":1000,"responses":\d+,"streams":\d+,"unsentBytes":[1-9]\d*/);
+}, 60_000);
