@@ -11,12 +11,12 @@ export interface LoadSummary {
   reviews: number;
 }
 
-const BATCH = 2_000;
+const PROGRESS_EVERY = 2_000;
 
 /**
  * Replaces the directory (brokers, locations, lines, reviews) with a generated one.
- * Keys and workspaces are left alone. Writes in batches of transactions so progress can be
- * reported and memory stays flat at 100,000 brokers.
+ * Keys and workspaces are left alone. One transaction (atomic for readers); brokers are
+ * generated one at a time, so memory stays flat at 100,000 brokers.
  */
 export function loadDirectory(
   db: DirectoryDb,
@@ -24,12 +24,6 @@ export function loadDirectory(
   onProgress: (done: number, total: number) => void = () => {},
 ): LoadSummary {
   const summary: LoadSummary = { brokers: 0, publishedBrokers: 0, locations: 0, reviews: 0 };
-  db.transaction((tx) => {
-    tx.delete(reviews).run();
-    tx.delete(brokerLines).run();
-    tx.delete(brokerLocations).run();
-    tx.delete(brokers).run();
-  });
 
   const insertBroker = db.insert(brokers).values(placeholders(brokers, BROKER_COLUMNS)).prepare();
   const insertLocation = db.insert(brokerLocations).values(placeholders(brokerLocations, LOCATION_COLUMNS)).prepare();
@@ -39,29 +33,27 @@ export function loadDirectory(
     .prepare();
   const insertReview = db.insert(reviews).values(placeholders(reviews, REVIEW_COLUMNS)).prepare();
 
-  let pending: ReturnType<typeof generateDirectory> extends Generator<infer T> ? T[] : never = [];
-  const flush = () => {
-    db.$client.transaction(() => {
-      for (const { broker, locations, reviews: brokerReviews } of pending) {
-        insertBroker.run(broker);
-        for (const location of locations) insertLocation.run(location);
-        for (const line of broker.insuranceLines) insertLine.run({ brokerId: broker.id, lineKey: foldText(line) });
-        for (const review of brokerReviews) insertReview.run(review);
-      }
-    })();
-    pending = [];
-    onProgress(summary.brokers, options.brokers);
-  };
-
-  for (const generated of generateDirectory(options)) {
-    pending.push(generated);
-    summary.brokers++;
-    if (generated.broker.published) summary.publishedBrokers++;
-    summary.locations += generated.locations.length;
-    summary.reviews += generated.reviews.length;
-    if (pending.length >= BATCH) flush();
-  }
-  if (pending.length > 0) flush();
+  // One transaction, deletes included: readers (a live server) see the old directory until
+  // the commit and the new one after it, never an empty or half-loaded one. WAL keeps the
+  // readers going meanwhile; writers wait (busy_timeout) for the commit.
+  db.$client.transaction(() => {
+    db.delete(reviews).run();
+    db.delete(brokerLines).run();
+    db.delete(brokerLocations).run();
+    db.delete(brokers).run();
+    for (const { broker, locations, reviews: brokerReviews } of generateDirectory(options)) {
+      insertBroker.run(broker);
+      for (const location of locations) insertLocation.run(location);
+      for (const line of broker.insuranceLines) insertLine.run({ brokerId: broker.id, lineKey: foldText(line) });
+      for (const review of brokerReviews) insertReview.run(review);
+      summary.brokers++;
+      if (broker.published) summary.publishedBrokers++;
+      summary.locations += locations.length;
+      summary.reviews += brokerReviews.length;
+      if (summary.brokers % PROGRESS_EVERY === 0) onProgress(summary.brokers, options.brokers);
+    }
+  })();
+  if (summary.brokers % PROGRESS_EVERY !== 0) onProgress(summary.brokers, options.brokers);
   db.$client.exec("PRAGMA optimize");
   return summary;
 }
