@@ -17,6 +17,8 @@ export interface AppOptions {
   port: number;
   hostname: string;
   demo: boolean;
+  /** SQLITE_SYNCHRONOUS: NORMAL (default) or FULL (durable across power loss too). */
+  synchronous?: "NORMAL" | "FULL";
   /** DEMO_PUBLIC: serve /demo to other machines too. */
   demoPublic?: boolean;
   logLevel?: LogLevel;
@@ -47,7 +49,7 @@ const USAGE_FLUSH_MS = 60_000;
 /** Opens and migrates the database, loads demo data if asked, and starts serving. */
 export function startApp(options: AppOptions): RunningApp {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
-  const db = openDatabase(options.databasePath);
+  const db = openDatabase(options.databasePath, { synchronous: options.synchronous });
   const { applied } = migrateOrExplain(db, options.databasePath);
   const services = createServices(db, log);
   // The carrier catalogue ships with the binary: every start makes the table match it (a

@@ -118,6 +118,18 @@ export const SETTINGS = {
     schema: originList("MCP_ALLOWED_ORIGINS / --mcp-allowed-origins").default([]),
     help: "Browser origins allowed to call /mcp, comma-separated (default none: agents send no Origin)",
   },
+  synchronous: {
+    flag: "synchronous",
+    env: "SQLITE_SYNCHRONOUS",
+    placeholder: "MODE",
+    schema: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .pipe(z.enum(["NORMAL", "FULL"], { error: "SQLITE_SYNCHRONOUS / --synchronous must be NORMAL or FULL" }))
+      .default("NORMAL"),
+    help: "NORMAL (default): no acknowledged write is lost if the process dies, the last ones may be on power loss; FULL: none on power loss either (an fsync per write)",
+  },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",
     env: "SHUTDOWN_GRACE_SECONDS",

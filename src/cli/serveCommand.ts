@@ -23,6 +23,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     hostname: config.host,
     demo: config.demo,
     demoPublic: config.demoPublic,
+    synchronous: config.synchronous,
     logLevel: config.logLevel,
     publicUrl: config.publicUrl,
     metricsToken: config.metricsToken,

@@ -15,7 +15,7 @@ export type DirectoryDb = BunSQLiteDatabase<typeof schema> & { $client: Database
  * second process (a CLI command beside the server) waits instead of failing. The file and its
  * companions are owner-only (0600): they hold leads' personal data.
  */
-export function openDatabase(path: string): DirectoryDb {
+export function openDatabase(path: string, options: { synchronous?: "NORMAL" | "FULL" } = {}): DirectoryDb {
   const onDisk = path !== ":memory:";
   if (onDisk) {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -28,7 +28,10 @@ export function openDatabase(path: string): DirectoryDb {
     // A read-only file not yet in WAL mode: it is served as it is (reads work; writes answer 503).
     if (!storageFaultOf(error)) throw error;
   }
-  client.exec("PRAGMA synchronous = NORMAL");
+  // NORMAL in WAL mode: a commit is in the log before it is acknowledged, so a process crash
+  // loses nothing; only a power loss or OS crash can drop the last commits (never corrupt the
+  // file). FULL also syncs the log on every commit, for operators who need that too.
+  client.exec(`PRAGMA synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
   client.exec("PRAGMA foreign_keys = ON");
   client.exec("PRAGMA busy_timeout = 5000");
   client.exec("PRAGMA temp_store = MEMORY");
