@@ -28,3 +28,40 @@ export function tempDir(): { dir: string; path: (name: string) => string; remove
   const dir = mkdtempSync(join(tmpdir(), "broker-directory-cli-"));
   return { dir, path: (name) => join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+export interface ServedProcess {
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  url: string;
+  /** Everything the server printed on stdout so far (stdout is drained so the log never blocks). */
+  output: () => string;
+}
+
+/**
+ * Starts `serve` as a child process (its flags in `args`) and waits for its "listening on"
+ * line. `prefix` runs it through another command (e.g. setpriv); `env` is added to PATH/HOME.
+ */
+export async function startServe(args: string[], options: { env?: Record<string, string>; prefix?: string[]; cwd?: string } = {}): Promise<ServedProcess> {
+  const proc = Bun.spawn([...(options.prefix ?? []), process.execPath, MAIN, "serve", ...args], {
+    cwd: options.cwd ?? REPO,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let text = "";
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  while (!/listening on (http:\/\/\S+)/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`serve exited before listening:\n${text}\n${await new Response(proc.stderr).text()}`);
+    text += decoder.decode(value);
+  }
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += decoder.decode(value);
+    }
+  })();
+  return { proc, url: /listening on (http:\/\/\S+)/.exec(text)![1]!, output: () => text };
+}

@@ -6,33 +6,16 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
-import { join } from "node:path";
-import { REPO, runCli, tempDir } from "./cliHarness.ts";
+import { runCli, startServe, tempDir } from "./cliHarness.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
 const WRITERS = 8;
 
-async function serve(path: string, synchronous: string) {
-  const proc = Bun.spawn([process.execPath, join(REPO, "src/main.ts"), "serve", "--port", "0", "--host", "127.0.0.1", "--no-demo", "--log-level", "warn", "--synchronous", synchronous], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", DATABASE_PATH: path },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let text = "";
-  const reader = proc.stdout.getReader();
-  while (!/listening on (http:\/\/\S+)/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited before listening:\n${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  void (async () => {
-    while (!(await reader.read()).done);
-  })();
-  return { proc, url: /listening on (http:\/\/\S+)/.exec(text)![1]! };
+function serve(path: string, synchronous: string) {
+  const flags = ["--port", "0", "--host", "127.0.0.1", "--no-demo", "--log-level", "warn", "--synchronous", synchronous];
+  return startServe(flags, { env: { DATABASE_PATH: path } });
 }
 
 test.each(["NORMAL", "FULL"])("kill -9 during a lead-write storm (synchronous=%s): every acknowledged lead survives, the file is intact", async (synchronous) => {

@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { REPO, runCli, tempDir } from "./cliHarness.ts";
+import { runCli, startServe, tempDir } from "./cliHarness.ts";
 
 const tmp = tempDir();
 const path = tmp.path("big.db");
@@ -20,28 +19,8 @@ beforeAll(async () => {
 afterAll(() => tmp.remove());
 
 async function serve(graceSeconds: number) {
-  const proc = Bun.spawn([process.execPath, join(REPO, "src/main.ts"), "serve", "--port", "0", "--host", "127.0.0.1", "--no-demo", "--shutdown-grace", String(graceSeconds)], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", DATABASE_PATH: path },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let text = "";
-  const reader = proc.stdout.getReader();
-  while (!/listening on http:\/\/127\.0\.0\.1:(\d+)/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited before listening:\n${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      text += new TextDecoder().decode(value);
-    }
-  })();
-  return { proc, port: Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text)![1]), output: () => text };
+  const server = await startServe(["--port", "0", "--host", "127.0.0.1", "--no-demo", "--shutdown-grace", String(graceSeconds)], { env: { DATABASE_PATH: path } });
+  return { ...server, port: Number(new URL(server.url).port) };
 }
 
 /**

@@ -9,19 +9,16 @@
 import { afterAll, expect, test } from "bun:test";
 import { chmodSync, chownSync, closeSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { REPO, runCli, tempDir } from "./cliHarness.ts";
+import { REPO, runCli, startServe, tempDir } from "./cliHarness.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
 const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
+/** Runs bun as a user who cannot write the database. */
+const READER_PREFIX = isRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--"] : [];
 
-/** The command line that runs bun as a user who cannot write the database. */
-function asReader(args: string[]): string[] {
-  const bun = [process.execPath, join(REPO, "src/main.ts"), ...args];
-  return isRoot ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--", ...bun] : bun;
-}
 
 /** Makes `path` (and its folder, for the -shm SQLite needs) readable but not writable by that user. */
 function makeReadOnly(path: string): void {
@@ -37,24 +34,11 @@ function makeReadOnly(path: string): void {
   chmodSync(path, 0o444);
 }
 
-const canRunAsReader = !isRoot || Bun.spawnSync(asReader(["--help"]), { cwd: "/", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" } }).exitCode === 0;
+const canRunAsReader =
+  !isRoot || Bun.spawnSync([...READER_PREFIX, process.execPath, join(REPO, "src/main.ts"), "--help"], { cwd: "/", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" } }).exitCode === 0;
 
-async function serveReadOnly(path: string): Promise<{ proc: Bun.Subprocess<"ignore", "pipe", "pipe">; url?: string; output: () => string }> {
-  const proc = Bun.spawn(asReader(["serve", "--port", "0", "--host", "127.0.0.1", "--db", path]), {
-    cwd: "/",
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let text = "";
-  const reader = proc.stdout.getReader();
-  while (!/listening on (http:\/\/\S+)/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  return { proc, url: /listening on (http:\/\/\S+)/.exec(text)?.[1], output: () => text };
+function serveReadOnly(path: string) {
+  return startServe(["--port", "0", "--host", "127.0.0.1", "--db", path], { prefix: READER_PREFIX, cwd: "/", env: { HOME: "/tmp" } });
 }
 
 test.skipIf(!canRunAsReader)("a seeded, never-served, read-only database: serve starts, reads work, /readyz says writes are read-only", async () => {
@@ -63,7 +47,6 @@ test.skipIf(!canRunAsReader)("a seeded, never-served, read-only database: serve 
   makeReadOnly(path);
   const server = await serveReadOnly(path);
   try {
-    expect(server.url, server.output()).toBeDefined();
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(503);
@@ -80,9 +63,13 @@ test.skipIf(!canRunAsReader)("a read-only database that needs migrations: one li
   const path = tmp.path("unmigrated.db");
   closeSync(openSync(path, "w", 0o600));
   makeReadOnly(path);
-  const server = await serveReadOnly(path);
-  const code = await server.proc.exited;
-  const stderr = await new Response(server.proc.stderr).text();
+  const proc = Bun.spawn([...READER_PREFIX, process.execPath, join(REPO, "src/main.ts"), "serve", "--port", "0", "--db", path], {
+    cwd: "/",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
   expect(code).toBe(1);
   expect(stderr.trim()).toBe(`Error: The database ${path} needs migrations but is read-only; start once with write access and free space, then it can serve read-only.`);
 });

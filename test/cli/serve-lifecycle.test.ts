@@ -1,44 +1,14 @@
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { REPO, runCli, tempDir } from "./cliHarness.ts";
+import { runCli, startServe, tempDir, type ServedProcess } from "./cliHarness.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
-interface Served {
-  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
-  url: string;
-  output: () => string;
-}
-
-/** Starts `serve` on a free port and waits for its "listening on" line. */
-async function serve(databasePath: string, extra: string[] = []): Promise<Served> {
-  const proc = Bun.spawn([process.execPath, join(REPO, "src/main.ts"), "serve", "--port", "0", "--host", "127.0.0.1", "--no-demo", ...extra], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", DATABASE_PATH: databasePath },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let text = "";
-  const reader = proc.stdout.getReader();
-  const decoder = new TextDecoder();
-  while (!/listening on (http:\/\/\S+)/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve exited before listening:\n${text}\n${await new Response(proc.stderr).text()}`);
-    text += decoder.decode(value);
-  }
-  // Keep draining stdout so the access log never blocks on a full pipe.
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      text += decoder.decode(value);
-    }
-  })();
-  return { proc, url: /listening on (http:\/\/\S+)/.exec(text)![1]!, output: () => text };
+/** Starts `serve` on a free port, no demo data. */
+function serve(databasePath: string, extra: string[] = []): Promise<ServedProcess> {
+  return startServe(["--port", "0", "--host", "127.0.0.1", "--no-demo", ...extra], { env: { DATABASE_PATH: databasePath } });
 }
 
 function assertClosedCleanly(path: string): void {
