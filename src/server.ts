@@ -92,7 +92,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
       return errorResponse(404, "This server does not use OAuth: send an API key as 'Authorization: Bearer brk_…'.");
     }
     if (path === "/console" || path.startsWith("/console/")) {
-      return handleConsole(request, url, info, server.requestIP(request)?.address ?? "unknown");
+      return handleConsole(request, url, info, info.clientAddress ?? "unknown");
     }
     if (path === "/widget.js") {
       info.route = path;

@@ -15,8 +15,11 @@ export interface Principal {
   scopes: ReadonlySet<Scope>;
   /** Set for browser-exposed embed keys. */
   origins: readonly string[] | null;
-  /** The key's budget, for operations charged after admission (see chargeMore). */
-  rateLimitPerMinute: number;
+  /**
+   * The key's budget, for operations charged after admission (see chargeMore). Absent for a
+   * caller no key's limit governs (a console session).
+   */
+  rateLimitPerMinute?: number;
 }
 
 export type Admission =
@@ -121,6 +124,7 @@ async function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): P
  * this counts `units` more, all or none, so batching never stretches a key's limit.
  */
 export async function chargeMore(deps: AdmissionDeps, principal: Principal, units: number): Promise<RateDecision> {
+  if (principal.rateLimitPerMinute === undefined) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 1 };
   const now = deps.now();
   const rate = await deps.rateLimiter.consume(principal.keyId, principal.rateLimitPerMinute, now, units);
   // Usage counts what the rate limit counts: each unit, as if each were a request of its own.

@@ -5,7 +5,7 @@ import { SCOPES } from "../../auth/scopes.ts";
 import { createCaller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
 import type { ConsoleSession } from "../../storage/consoleSessionStore.ts";
-import { toPublicError } from "../errorVocabulary.ts";
+import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvResponse } from "../http/csvResponse.ts";
 import { errorResponse, jsonResponse } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
@@ -144,7 +144,7 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
       if (failure.internal) {
         services.log.error("procedure failed", { requestId: info.requestId, route: info.route, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
       }
-      return errorResponse(failure.status, failure.message, headers, failure.issues);
+      return errorResponse(failure.status, failure.message, { ...headers, ...retryAfterHeaders(failure) }, failure.issues);
     }
   }
 }

@@ -11,7 +11,7 @@ import { StreamedText } from "./streamedText.ts";
 export const DIRECTORY_READ_UNITS = 10;
 
 export function directoryReadUnits(principal: Principal): number {
-  return Math.max(1, Math.min(DIRECTORY_READ_UNITS, principal.rateLimitPerMinute));
+  return Math.max(1, Math.min(DIRECTORY_READ_UNITS, principal.rateLimitPerMinute ?? DIRECTORY_READ_UNITS));
 }
 
 /**
