@@ -36,6 +36,10 @@ export function loadDirectory(
   // One transaction, deletes included: readers (a live server) see the old directory until
   // the commit and the new one after it, never an empty or half-loaded one. WAL keeps the
   // readers going meanwhile; writers wait (busy_timeout) for the commit.
+  // A cache big enough for the whole new directory: one transaction that spills dirty pages
+  // to the log half-way (the default 64 MB cache) took twice as long at 20,000 brokers.
+  const cacheSize = db.$client.query<{ cache_size: number }, []>("PRAGMA cache_size").get()?.cache_size ?? -65536;
+  db.$client.exec("PRAGMA cache_size = -1048576");
   db.$client.transaction(() => {
     db.delete(reviews).run();
     db.delete(brokerLines).run();
@@ -53,6 +57,7 @@ export function loadDirectory(
       if (summary.brokers % PROGRESS_EVERY === 0) onProgress(summary.brokers, options.brokers);
     }
   })();
+  db.$client.exec(`PRAGMA cache_size = ${cacheSize}`);
   if (summary.brokers % PROGRESS_EVERY !== 0) onProgress(summary.brokers, options.brokers);
   db.$client.exec("PRAGMA optimize");
   return summary;
