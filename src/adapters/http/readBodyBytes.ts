@@ -19,7 +19,7 @@ export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Pro
     total += value.byteLength;
     // Past the limit the rest is read and dropped, not kept: leaving it unread would leave
     // the connection mid-body, and its next request would be parsed from that garbage.
-    // Bun itself cuts any body at 1 MiB (maxRequestBodySize), which bounds the draining.
+    // Bun itself cuts any body at its maxRequestBodySize (see server.ts), which bounds the draining.
     if (total > max) parts.length = 0;
     else parts.push(value);
   }
