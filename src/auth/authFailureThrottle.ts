@@ -38,5 +38,5 @@ export function addressBucket(address: string): string {
   const tailGroups = tail ? tail.split(":") : [];
   const missing = Math.max(0, 8 - headGroups.length - tailGroups.length);
   const groups = address.includes("::") ? [...headGroups, ...Array(missing).fill("0"), ...tailGroups] : headGroups;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16)).join(":")}::/64`;
 }
