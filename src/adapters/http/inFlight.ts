@@ -8,6 +8,7 @@ import { unsentBytes } from "./unsentBytes.ts";
  */
 export const ASSUMED_CLIENT_BYTES_PER_SECOND = 1024 * 1024;
 const SEND_QUEUE_POLL_MS = 50;
+const SEND_QUEUE_EMPTY_POLLS = 6;
 
 /**
  * The responses this server has not finished: a request counts from its arrival until its
@@ -65,7 +66,12 @@ export class InFlightResponses {
     if (this.requests > 0) await new Promise<void>((resolve) => this.waiters.push(resolve));
     if (this.sentBy === 0) return;
     if (this.unsent() !== undefined) {
-      while ((this.unsent() ?? 0) > 0) await new Promise((resolve) => setTimeout(resolve, SEND_QUEUE_POLL_MS));
+      // Empty several polls in a row: between two of Bun's writes a queue can drain for a moment
+      // while Bun still holds the rest (a busy event loop refills it late).
+      for (let empty = 0; empty < SEND_QUEUE_EMPTY_POLLS; ) {
+        await new Promise((resolve) => setTimeout(resolve, SEND_QUEUE_POLL_MS));
+        empty = (this.unsent() ?? 0) > 0 ? 0 : empty + 1;
+      }
       return;
     }
     const wait = this.sentBy - this.now();
