@@ -65,4 +65,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv.slice(2));
-if (code !== 0 || process.argv[2] !== "serve") process.exit(code);
+if (code !== 0 || process.argv[2] !== "serve") {
+  // Let what the command printed reach a slow pipe first: exiting at once has, under load, left
+  // a reader with an empty stdout (seen once per few full runs of the console browser test).
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  process.exit(code);
+}

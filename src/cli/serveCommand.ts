@@ -31,7 +31,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {
-    console.log(`Demo workspace key (all scopes, shown once; only its hash is stored):\n\n  ${app.demo.key}\n`);
+    console.log(`Demo workspace key (API scopes, shown once; only its hash is stored):\n\n  ${app.demo.key}\n`);
     console.log(`Try: curl -H "Authorization: Bearer ${app.demo.key}" "${app.url}/api/v1/brokers?province=ON"`);
   }
   console.log(`Broker Directory listening on ${app.url} (database ${config.databasePath})`);

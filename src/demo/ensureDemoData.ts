@@ -22,7 +22,7 @@ export function ensureDemoData(services: Services): DemoSetup {
   const existing = services.db.select({ n: count() }).from(brokers).get()?.n ?? 0;
   if (existing === 0) setup.loadedBrokers = loadDirectory(services.db, DEMO_DIRECTORY).brokers;
   if (services.keys.count() === 0) {
-    setup.key = services.keys.create({ workspace: DEMO_WORKSPACE, name: "demo (all scopes)" }, services.now()).key;
+    setup.key = services.keys.create({ workspace: DEMO_WORKSPACE, name: "demo (API scopes)" }, services.now()).key;
   }
   return setup;
 }

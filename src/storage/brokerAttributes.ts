@@ -8,6 +8,13 @@ import type { DirectoryDb } from "./database.ts";
 class Vocabulary {
   readonly names: string[] = [];
   private readonly byKey = new Map<string, number>();
+  private readonly byName = new Map<string, number>();
+  /** The id of a display name, folded once per distinct name (folding is the costly part). */
+  idOfName(name: string): number {
+    let id = this.byName.get(name);
+    if (id === undefined) this.byName.set(name, (id = this.idOf(foldText(name), name)));
+    return id;
+  }
   idOf(key: string, name: string): number {
     let id = this.byKey.get(key);
     if (id === undefined) {
@@ -46,6 +53,10 @@ export class BrokerAttributes {
   /** Index into PROVINCE_CODES. */
   readonly officeProvince: Uint8Array;
   readonly officeCity: Int32Array;
+  /** The rank each office slot belongs to. */
+  readonly officeRank: Int32Array;
+  /** Office slots by grid cell (see cellOf): a near search reads only the cells its box overlaps. */
+  readonly officeCells = new Map<number, Int32Array>();
   readonly cities = new Vocabulary();
   readonly lines = new Vocabulary();
   readonly languages = new Vocabulary();
@@ -81,9 +92,9 @@ export class BrokerAttributes {
       this.averageRating[rank] = row.averageRating ?? 0;
       this.reviewCount[rank] = row.reviewCount;
       this.verified[rank] = row.isVerified ? 1 : 0;
-      lineLists[rank] = row.insuranceLines.map((line) => this.lines.idOf(foldText(line), line));
-      languageLists[rank] = row.languages.map((language) => this.languages.idOf(foldText(language), language));
-      specialtyLists[rank] = row.specialties.map((specialty) => this.specialties.idOf(foldText(specialty), specialty));
+      lineLists[rank] = row.insuranceLines.map((line) => this.lines.idOfName(line));
+      languageLists[rank] = row.languages.map((language) => this.languages.idOfName(language));
+      specialtyLists[rank] = row.specialties.map((specialty) => this.specialties.idOfName(specialty));
     }
     this.linesOf = flatten(lineLists);
     this.languagesOf = flatten(languageLists);
@@ -106,8 +117,10 @@ export class BrokerAttributes {
     this.officeLng = new Float64Array(total);
     this.officeProvince = new Uint8Array(total);
     this.officeCity = new Int32Array(total);
+    this.officeRank = new Int32Array(total);
+    const cells = new Map<number, number[]>();
     let slot = 0;
-    for (const list of perRank) {
+    for (const [rank, list] of perRank.entries()) {
       for (const i of list) {
         const office = officeRows[i]!;
         // An office without coordinates can never be "near": NaN fails every distance test.
@@ -115,7 +128,34 @@ export class BrokerAttributes {
         this.officeLng[slot] = office.lng ?? Number.NaN;
         this.officeProvince[slot] = Math.max(0, PROVINCE_CODES.indexOf(office.province as (typeof PROVINCE_CODES)[number]));
         this.officeCity[slot] = this.cities.idOf(office.cityKey, office.city);
+        this.officeRank[slot] = rank;
+        if (office.lat !== null && office.lng !== null) {
+          const cell = cellOf(office.lat, office.lng);
+          const members = cells.get(cell);
+          if (members) members.push(slot);
+          else cells.set(cell, [slot]);
+        }
         slot++;
+      }
+    }
+    for (const [cell, members] of cells) this.officeCells.set(cell, Int32Array.from(members));
+  }
+
+  private distances: Float64Array | undefined;
+  /** One distance per rank, all +Infinity: nearSet's scratch space (it resets what it writes). */
+  scratchDistances(): Float64Array {
+    this.distances ??= new Float64Array(this.averageRating.length).fill(Number.POSITIVE_INFINITY);
+    return this.distances;
+  }
+
+  /** Office slots in every grid cell that overlaps the box. */
+  *officesIn(box: { minLat: number; maxLat: number; minLng: number; maxLng: number }): Generator<Int32Array> {
+    const [fromLat, toLat] = [cellIndex(box.minLat, 90), cellIndex(box.maxLat, 90)];
+    const [fromLng, toLng] = [cellIndex(Math.max(-180, box.minLng), 180), cellIndex(Math.min(180, box.maxLng), 180)];
+    for (let lat = fromLat; lat <= toLat; lat++) {
+      for (let lng = fromLng; lng <= toLng; lng++) {
+        const members = this.officeCells.get(lat * CELLS_PER_TURN + lng);
+        if (members) yield members;
       }
     }
   }
@@ -143,6 +183,12 @@ export class BrokerAttributes {
     return arrays.reduce((sum, a) => sum + a.byteLength, 0);
   }
 }
+
+/** Grid cells of a quarter degree: a 25 km search reads about four of them. */
+const CELL_DEGREES = 0.25;
+const CELLS_PER_TURN = 360 / CELL_DEGREES + 1;
+const cellIndex = (degrees: number, offset: number) => Math.floor((degrees + offset) / CELL_DEGREES);
+const cellOf = (lat: number, lng: number) => cellIndex(lat, 90) * CELLS_PER_TURN + cellIndex(lng, 180);
 
 function flatten(lists: readonly (readonly number[])[]): RankLists {
   const start = new Int32Array(lists.length + 1);

@@ -29,7 +29,8 @@ function countOffices(attributes: BrokerAttributes, matches: Int32Array, facet: 
   const size = facet === "province" ? PROVINCE_CODES.length : attributes.cities.names.length;
   const counts = new Int32Array(size);
   const lastRank = new Int32Array(size).fill(-1);
-  for (const rank of matches) {
+  for (let i = 0; i < matches.length; i++) {
+    const rank = matches[i]!;
     for (let slot = officeStart[rank]!; slot < officeStart[rank + 1]!; slot++) {
       if (office.provinceIndex !== undefined && officeProvince[slot] !== office.provinceIndex) continue;
       if (office.cityId !== undefined && officeCity[slot] !== office.cityId) continue;
@@ -44,7 +45,8 @@ function countOffices(attributes: BrokerAttributes, matches: Int32Array, facet: 
 
 function countLists(lists: RankLists, size: number, matches: Int32Array): Int32Array {
   const counts = new Int32Array(size);
-  for (const rank of matches) {
+  for (let i = 0; i < matches.length; i++) {
+    const rank = matches[i]!;
     for (let k = lists.start[rank]!; k < lists.start[rank + 1]!; k++) counts[lists.values[k]!]!++;
   }
   return counts;

@@ -11,36 +11,45 @@ export interface RankSet {
   values?: Float64Array;
 }
 
-/** Every broker with an office within `radiusKm` of `centre`, with the distance to its nearest such office. */
+/**
+ * Every broker with an office within `radiusKm` of `centre`, with the distance to its nearest
+ * such office. Only the offices in grid cells overlapping the bounding box are measured.
+ */
 export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: number): RankSet {
   const box = boundingBox(centre, radiusKm);
-  const ranks: number[] = [];
-  const distances: number[] = [];
-  const { officeStart, officeLat, officeLng } = attributes;
-  for (let rank = 0; rank + 1 < officeStart.length; rank++) {
-    let best = Number.POSITIVE_INFINITY;
-    for (let slot = officeStart[rank]!; slot < officeStart[rank + 1]!; slot++) {
+  const { officeLat, officeLng, officeRank } = attributes;
+  // Nearest distance per rank in a scratch array the attributes own (no map, no allocation per
+  // office); `touched` lists the ranks written, to read them back and reset them.
+  const best = attributes.scratchDistances();
+  const touched: number[] = [];
+  for (const slots of attributes.officesIn(box)) {
+    for (let k = 0; k < slots.length; k++) {
+      const slot = slots[k]!;
       const lat = officeLat[slot]!;
       const lng = officeLng[slot]!;
-      // NaN (no coordinates) fails these comparisons too.
-      if (!(lat >= box.minLat && lat <= box.maxLat && lng >= box.minLng && lng <= box.maxLng)) continue;
+      if (lat < box.minLat || lat > box.maxLat || lng < box.minLng || lng > box.maxLng) continue;
       const km = distanceKm(centre, { lat, lng });
-      if (km <= radiusKm && km < best) best = km;
-    }
-    if (best !== Number.POSITIVE_INFINITY) {
-      ranks.push(rank);
-      distances.push(best);
+      if (km > radiusKm) continue;
+      const rank = officeRank[slot]!;
+      const previous = best[rank]!;
+      if (previous === Number.POSITIVE_INFINITY) touched.push(rank);
+      if (km < previous) best[rank] = km;
     }
   }
-  return { ranks: Int32Array.from(ranks), values: Float64Array.from(distances) };
+  const ranks = Int32Array.from(touched).sort();
+  const values = new Float64Array(ranks.length);
+  for (let i = 0; i < ranks.length; i++) {
+    values[i] = best[ranks[i]!]!;
+    best[ranks[i]!] = Number.POSITIVE_INFINITY;
+  }
+  return { ranks, values };
 }
 
 /** Brokers whose average rating is at least `min` (brokers without reviews count as 0). */
 export function minRatingSet(attributes: BrokerAttributes, min: number): RankSet {
+  const { averageRating } = attributes;
   const ranks: number[] = [];
-  attributes.averageRating.forEach((average, rank) => {
-    if (average >= min) ranks.push(rank);
-  });
+  for (let rank = 0; rank < averageRating.length; rank++) if (averageRating[rank]! >= min) ranks.push(rank);
   return { ranks: Int32Array.from(ranks) };
 }
 
