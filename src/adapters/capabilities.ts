@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { procedureFacts, procedurePaths } from "../router/procedureCatalog.ts";
 import { resourceProcedures } from "./mcp/resources.ts";
 import { tools } from "./mcp/tools.ts";
@@ -11,6 +12,8 @@ export interface Capability {
   procedure: string;
   /** The scope it needs, or "none" for public routes. */
   scope: string;
+  /** The procedure's input fields, read from its zod schema. */
+  inputs: string[];
   rest: string[];
   mcp: string[];
   trpc: string;
@@ -23,8 +26,8 @@ const PUBLIC_ROUTES: readonly { rest: string; why: string }[] = [
 ];
 
 /**
- * Every capability in one table: procedure | scope | REST method and path | MCP tool or
- * resource | tRPC path. Derived from the router and the adapters' own tables, never written
+ * Every capability in one table: procedure | scope | input fields | REST method and path |
+ * MCP tool or resource | tRPC path. Derived from the router and the adapters' own tables, never written
  * by hand, so it cannot drift from what the server does; the README shows this same table
  * (test/contract/capabilities.test.ts fails when they differ).
  */
@@ -34,6 +37,7 @@ export function capabilityTable(): Capability[] {
     return {
       procedure: path,
       scope: facts.scope,
+      inputs: facts.input instanceof z.ZodObject ? Object.keys(facts.input.shape) : [],
       rest: restRoutes.filter((r) => r.procedure === path).map((r) => `${r.method} ${r.path}`),
       mcp: [
         ...tools.filter((t) => t.procedure === path).map((t) => `tool ${t.name}`),
@@ -42,7 +46,7 @@ export function capabilityTable(): Capability[] {
       trpc: `${facts.kind === "query" ? "GET" : "POST"} ${TRPC_ENDPOINT}/${path}`,
     };
   });
-  for (const route of PUBLIC_ROUTES) rows.push({ procedure: "—", scope: "none", rest: [route.rest], mcp: [], trpc: "—" });
+  for (const route of PUBLIC_ROUTES) rows.push({ procedure: "—", scope: "none", inputs: [], rest: [route.rest], mcp: [], trpc: "—" });
   return rows;
 }
 
@@ -50,10 +54,10 @@ export function capabilityTable(): Capability[] {
 export function capabilityMarkdown(): string {
   const code = (items: string[]) => (items.length === 0 ? "—" : items.map((i) => `\`${i}\``).join("<br>"));
   const lines = [
-    "| Procedure | Scope | REST | MCP | tRPC |",
-    "|---|---|---|---|---|",
+    "| Procedure | Scope | Input | REST | MCP | tRPC |",
+    "|---|---|---|---|---|---|",
     ...capabilityTable().map((c) =>
-      `| ${c.procedure === "—" ? "—" : `\`${c.procedure}\``} | ${c.scope === "none" ? "none (public)" : `\`${c.scope}\``} | ${code(c.rest)} | ${code(c.mcp)} | ${c.trpc === "—" ? "—" : `\`${c.trpc}\``} |`,
+      `| ${c.procedure === "—" ? "—" : `\`${c.procedure}\``} | ${c.scope === "none" ? "none (public)" : `\`${c.scope}\``} | ${c.inputs.length === 0 ? "—" : c.inputs.join(", ")} | ${code(c.rest)} | ${code(c.mcp)} | ${c.trpc === "—" ? "—" : `\`${c.trpc}\``} |`,
     ),
   ];
   return lines.join("\n");
