@@ -8,9 +8,10 @@
  *
  *   bun run bench [--brokers 1000,100000] [--duration 10] [--warmup 2] [--connections 32]
  *                 [--threads 1] [--log-level info] [--source]
+ *                 [--only list,detailHot] [--seed-cache DIR]
  */
 import { Database } from "bun:sqlite";
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -30,6 +31,10 @@ const { values } = parseArgs({
     threads: { type: "string", default: "1" },
     "log-level": { type: "string", default: "info" },
     source: { type: "boolean", default: false },
+    // A subset of scenarios (their ids) and a folder keeping seeded databases between runs:
+    // for before/after comparisons while working, not for the published figures.
+    only: { type: "string" },
+    "seed-cache": { type: "string" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
@@ -50,6 +55,9 @@ const load: LoadSettings = {
 const warmupSeconds = Number(values.warmup);
 const logLevel = values["log-level"];
 const SCENARIO_IDS: ScenarioId[] = ["list", "search", "detail", "reviews", "quote", "mcp", "detailHot", "reviewsHot", "healthz", "near", "relevance", "filters"];
+const onlyIds = values.only?.split(",").map((id) => id.trim());
+const unknownIds = onlyIds?.filter((id) => !SCENARIO_IDS.includes(id as ScenarioId)) ?? [];
+if (unknownIds.length > 0) throw new Error(`--only: unknown scenario ${unknownIds.join(", ")} (known: ${SCENARIO_IDS.join(", ")})`);
 
 const wrkVersion = ensureWrk();
 const app = appCommand(values.source);
@@ -97,7 +105,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
   const db = join(dir, "bench.db");
   console.log(`\nseeding ${brokers.toLocaleString("en-CA")} brokers…`);
   const seedStarted = performance.now();
-  runCli(app, ["seed", "--brokers", String(brokers), "--db", db], dir);
+  seedDatabase(app, brokers, db, dir);
   const seedSeconds = round((performance.now() - seedStarted) / 1000);
   const keys = Object.fromEntries(
     SCENARIO_IDS.map((id) => {
@@ -112,7 +120,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
   const server = await startApp(app, { db, port: await freePort(), cwd: dir, logFile: join(dir, "server.log"), demo: false, logLevel });
   const firstSearchMs = (await firstAnsweredSearch(server.url, keys.search)) - execAt;
   try {
-    const scenarios = buildScenarios(db, keys);
+    const scenarios = buildScenarios(db, keys).filter((scenario, index) => index === 0 || !onlyIds || onlyIds.includes(scenario.id));
     const listBody = await smoke(server.url, scenarios[0]!);
     if (!listBody.ok) throw new Error(`scenario 1 does not answer: ${listBody.note}`);
     const ceiling = await measureCeiling(dir, listBody.bytes);
@@ -157,6 +165,21 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     };
   } finally {
     await stopProcess(server);
+  }
+}
+
+/** `seed --brokers N`, or a copy of the database a previous run with the same --seed-cache seeded. */
+function seedDatabase(app: AppCommand, brokers: number, db: string, dir: string): void {
+  const cacheDir = values["seed-cache"];
+  const cached = cacheDir ? join(cacheDir, `seed-${brokers}.db`) : undefined;
+  if (cached && existsSync(cached)) return copyFileSync(cached, db);
+  runCli(app, ["seed", "--brokers", String(brokers), "--db", db], dir);
+  if (cached) {
+    mkdirSync(cacheDir!, { recursive: true });
+    const written = new Database(db);
+    written.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    written.close();
+    copyFileSync(db, cached);
   }
 }
 
