@@ -1,9 +1,11 @@
+import type { Statement } from "bun:sqlite";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { quoteOffers, quotes } from "../../db/schema.ts";
 import type { QuoteLine } from "../domain/quotes/details.ts";
 import type { ProvinceCode } from "../domain/provinces.ts";
 import type { RatedOffer } from "../domain/rating/ratingEngine.ts";
 import type { DirectoryDb } from "./database.ts";
+import { GroupCommit } from "./groupCommit.ts";
 
 export interface StoredQuote {
   id: string;
@@ -25,7 +27,9 @@ export class QuoteStore {
   private readonly byId;
   private readonly offersOf;
   private readonly insertQuote;
-  private readonly insertOffer;
+  private readonly insertOffers;
+  private readonly offerStatements = new Map<number, Statement<never, (string | number)[]>>();
+  private readonly writes: GroupCommit;
 
   constructor(private readonly db: DirectoryDb) {
     this.byId = db
@@ -39,44 +43,45 @@ export class QuoteStore {
       .where(eq(quoteOffers.quoteId, sql.placeholder("quoteId")))
       .orderBy(asc(quoteOffers.position))
       .prepare();
-    this.insertQuote = db
-      .insert(quotes)
-      .values({
-        id: sql.placeholder("id"),
-        workspaceId: sql.placeholder("workspaceId"),
-        insuranceType: sql.placeholder("insuranceType"),
-        line: sql.placeholder("line"),
-        province: sql.placeholder("province"),
-        postalCode: sql.placeholder("postalCode"),
-        details: sql.placeholder("details"),
-        source: sql.placeholder("source"),
-        createdAt: sql.placeholder("createdAt"),
-        expiresAt: sql.placeholder("expiresAt"),
-      })
-      .prepare();
-    this.insertOffer = db
-      .insert(quoteOffers)
-      .values({
-        quoteId: sql.placeholder("quoteId"),
-        position: sql.placeholder("position"),
-        carrierSlug: sql.placeholder("carrierSlug"),
-        carrierName: sql.placeholder("carrierName"),
-        annualCents: sql.placeholder("annualCents"),
-        monthlyCents: sql.placeholder("monthlyCents"),
-        coverage: sql.placeholder("coverage"),
-        deductible: sql.placeholder("deductible"),
-      })
-      .prepare();
+    // Plain prepared statements: drizzle's placeholder filling cost more than the inserts.
+    const client = db.$client;
+    this.insertQuote = client.prepare<never, [string, string, string, string, string, string, string, string, number, number]>(
+      `INSERT INTO quotes (id, workspace_id, insurance_type, line, province, postal_code, details, source, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // All of a quote's offers in one statement; one statement per offer count (3 to 8), made on first use.
+    this.insertOffers = (count: number) => {
+      let statement = this.offerStatements.get(count);
+      if (!statement) {
+        const rows = Array.from({ length: count }, () => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
+        statement = client.prepare<never, (string | number)[]>(
+          `INSERT INTO quote_offers (quote_id, position, carrier_slug, carrier_name, annual_cents, monthly_cents, coverage, deductible) VALUES ${rows}`,
+        );
+        this.offerStatements.set(count, statement);
+      }
+      return statement;
+    };
+    this.writes = new GroupCommit(client);
   }
 
-  /** Stores the quote and its offers in one transaction. */
-  insert(quote: StoredQuote): void {
-    this.db.$client.transaction(() => {
-      const { offers, ...row } = quote;
-      // drizzle encodes the details through the column's JSON mode, placeholders included.
-      this.insertQuote.run(row);
-      offers.forEach((offer, position) => this.insertOffer.run({ ...offer, quoteId: quote.id, position }));
-    })();
+  /**
+   * Stores the quote and its offers atomically. Resolves once they are committed (group
+   * commit: see GroupCommit), and rejects, with the database's error, if they were not.
+   */
+  insert(quote: StoredQuote): Promise<void> {
+    return this.writes.write(() => {
+      this.insertQuote.run(
+        quote.id, quote.workspaceId, quote.insuranceType, quote.line, quote.province, quote.postalCode,
+        // As drizzle's JSON column mode writes it.
+        JSON.stringify(quote.details), quote.source, quote.createdAt, quote.expiresAt,
+      );
+      if (quote.offers.length === 0) return;
+      const values: (string | number)[] = [];
+      quote.offers.forEach((o, position) => {
+        values.push(quote.id, position, o.carrierSlug, o.carrierName, o.annualCents, o.monthlyCents, o.coverage, o.deductible);
+      });
+      this.insertOffers(quote.offers.length).run(...values);
+    });
   }
 
   /** The workspace's quote with that id; undefined for an unknown id or another workspace's. */

@@ -176,6 +176,26 @@ describe("POST /api/v1/embed/quotes", () => {
   });
 });
 
+describe("concurrent quotes (group commit)", () => {
+  test("quotes posted at once, some invalid, each get their own answer; every 201 is stored whole and readable", async () => {
+    const bodies = Array.from({ length: 24 }, (_, i) =>
+      i % 6 === 5 ? { ...torontoAuto, postalCode: "V6B 1A1" } : { ...torontoAuto, details: { ...autoDetails, driverAge: 20 + i } },
+    );
+    const answers = await Promise.all(bodies.map(async (body) => {
+      const res = await postQuote(body);
+      return { status: res.status, body: (await res.json()) as { data: Quote } };
+    }));
+    expect(answers.map((a) => a.status)).toEqual(bodies.map((_, i) => (i % 6 === 5 ? 422 : 201)));
+    const created = answers.filter((a) => a.status === 201).map((a) => a.body.data);
+    expect(new Set(created.map((q) => q.quoteId)).size).toBe(created.length);
+    for (const quote of created) {
+      const res = await server.request(`/api/v1/embed/quotes/${quote.quoteId}`, { key });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: Quote }).data).toEqual(quote);
+    }
+  });
+});
+
 describe("body rules", () => {
   test("415 for a body that is not JSON", async () => {
     const res = await postQuote("insuranceType=Auto", { headers: { "Content-Type": "application/x-www-form-urlencoded" } });

@@ -36,7 +36,7 @@ function detailSchemasAt(now: Date): QuoteDetailsSchemas {
 export const createQuote = scopedProcedure("quotes:write")
   .input(createQuoteInput)
   .output(quoteSchema)
-  .mutation(({ ctx, input }) => {
+  .mutation(async ({ ctx, input }) => {
     const nowMs = ctx.services.now();
     const now = new Date(nowMs);
     const line = resolveQuoteLine(input.insuranceType) as QuoteLine; // the schema checked it resolves
@@ -87,6 +87,7 @@ export const createQuote = scopedProcedure("quotes:write")
       expiresAt: nowMs + QUOTE_LIFETIME_MS,
       offers: rated.offers,
     };
-    ctx.services.quotes.insert(quote);
+    // Answered only once committed (the store groups the writes of one event-loop turn).
+    await ctx.services.quotes.insert(quote);
     return toQuoteView(quote, nowMs);
   });
