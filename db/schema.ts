@@ -110,10 +110,19 @@ export const brokerLines = sqliteTable(
   (t) => [primaryKey({ columns: [t.lineKey, t.brokerId] }), index("broker_lines_broker").on(t.brokerId)],
 );
 
+/**
+ * Reviews are stored clustered by broker: the table is keyed by (broker, published, created,
+ * id) and, in the migration that made it so (0008), declared WITHOUT ROWID (drizzle cannot say
+ * that; its SQL is edited by hand), so a broker's published reviews, newest first, are one
+ * contiguous range: a page is one seek, not one lookup per review. `id` is no longer the rowid,
+ * so whoever inserts a review gives its id (the seed numbers them); `reviews_id` keeps ids
+ * unique and finds a review by id. `reviews_broker_rating` serves the star filter and the
+ * highest/lowest orders without sorting a broker's reviews.
+ */
 export const reviews = sqliteTable(
   "reviews",
   {
-    id: integer("id").primaryKey(),
+    id: integer("id").notNull(),
     brokerId: integer("broker_id").notNull().references(() => brokers.id, { onDelete: "cascade" }),
     authorName: text("author_name").notNull(),
     rating: integer("rating").notNull(),
@@ -123,7 +132,9 @@ export const reviews = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [
-    index("reviews_broker_published_created").on(t.brokerId, t.published, t.createdAt, t.id),
+    primaryKey({ columns: [t.brokerId, t.published, t.createdAt, t.id] }),
+    uniqueIndex("reviews_id").on(t.id),
+    index("reviews_broker_rating").on(t.brokerId, t.published, t.rating, t.createdAt),
     check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
   ],
 );

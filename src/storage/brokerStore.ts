@@ -1,6 +1,5 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { brokerLocations, brokers, reviews } from "../../db/schema.ts";
-import { abbreviateAuthorName } from "../domain/authorName.ts";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { brokerLocations, brokers } from "../../db/schema.ts";
 import type { ProvinceCode } from "../domain/provinces.ts";
 import { TEAM_SIZES, type TeamSize } from "../domain/teamSize.ts";
 import type { BrokerDetail, BrokerListItem } from "../schemas/broker.ts";
@@ -12,6 +11,7 @@ import { roundKm, type LatLng } from "../domain/geo/distance.ts";
 import type { ReviewSort } from "../schemas/reviewParams.ts";
 import { DEFAULT_RADIUS_KM, type BrokerFacet, type BrokerSort, type FacetCounts } from "../schemas/discovery.ts";
 import { DirectoryVersion } from "./directoryVersion.ts";
+import { ReviewPages } from "./reviewPages.ts";
 import { VersionedCache } from "./versionedCache.ts";
 import type { CacheStats } from "../cache/boundedCache.ts";
 
@@ -52,13 +52,6 @@ export interface PublishedBroker {
   starCounts: readonly [number, number, number, number, number];
 }
 
-const REVIEW_ORDER: Record<ReviewSort, SQL[]> = {
-  newest: [desc(reviews.createdAt), desc(reviews.id)],
-  oldest: [asc(reviews.createdAt), asc(reviews.id)],
-  highest: [desc(reviews.rating), desc(reviews.createdAt), desc(reviews.id)],
-  lowest: [asc(reviews.rating), desc(reviews.createdAt), desc(reviews.id)],
-};
-
 /** Broker ids are the row id written in decimal; anything else names no broker. */
 const BROKER_ID_FORMAT = /^[1-9][0-9]{0,14}$/;
 
@@ -88,8 +81,7 @@ export class BrokerStore {
   private readonly bySlug;
   private readonly byId;
   private readonly locationsOf;
-  private readonly reviewPage;
-  private readonly reviewStatements = new Map<string, ReturnType<typeof prepareReviewPage>>();
+  private readonly reviewPages;
   private readonly publishedAfter;
   private readonly locationsInIdRange;
   private readonly publishedCount;
@@ -124,13 +116,7 @@ export class BrokerStore {
       .where(eq(brokerLocations.brokerId, sql.placeholder("brokerId")))
       .orderBy(desc(brokerLocations.isPrimary), asc(brokerLocations.id))
       .prepare();
-    // One prepared statement per order and with or without a star filter, made on first use.
-    this.reviewPage = (sort: ReviewSort, rated: boolean) => {
-      const key = `${sort}|${rated}`;
-      let statement = this.reviewStatements.get(key);
-      if (!statement) this.reviewStatements.set(key, (statement = prepareReviewPage(db, sort, rated)));
-      return statement;
-    };
+    this.reviewPages = new ReviewPages(db.$client);
     this.publishedAfter = db
       .select()
       .from(brokers)
@@ -256,19 +242,8 @@ export class BrokerStore {
   /** A page of a published broker's published reviews in the order asked for, optionally of one star rating only. */
   reviewsOf(broker: PublishedBroker, page: number, limit: number, options: { sort?: ReviewSort; rating?: number } = {}): Review[] {
     const sort = options.sort ?? "newest";
-    const rated = options.rating !== undefined;
     return this.cached(`reviews|${broker.rowId}|${page}|${limit}|${sort}|${options.rating ?? ""}`, () =>
-      this.reviewPage(sort, rated)
-        .all({ brokerId: broker.rowId, limit, offset: (page - 1) * limit, ...(rated ? { rating: options.rating } : {}) })
-        .map((r) => ({
-          id: String(r.id),
-          brokerId: String(r.brokerId),
-          rating: r.rating,
-          title: r.title,
-          content: r.body,
-          authorName: abbreviateAuthorName(r.authorName),
-          createdAt: iso(r.createdAt),
-        })),
+      this.reviewPages.page(broker.rowId, page, limit, sort, options.rating),
     );
   }
 
@@ -284,15 +259,6 @@ export class BrokerStore {
   private cached<T>(key: string, compute: () => T): T {
     return this.cache.get(key, this.version(), compute) as T;
   }
-}
-
-function prepareReviewPage(db: DirectoryDb, sort: ReviewSort, rated: boolean) {
-  const where = and(
-    eq(reviews.brokerId, sql.placeholder("brokerId")),
-    eq(reviews.published, true),
-    rated ? eq(reviews.rating, sql.placeholder("rating")) : undefined,
-  );
-  return db.select().from(reviews).where(where).orderBy(...REVIEW_ORDER[sort]).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare();
 }
 
 type BrokerRow = typeof brokers.$inferSelect;

@@ -77,9 +77,12 @@ export function insertReview(
   db: DirectoryDb,
   review: { brokerId: number; rating: number; authorName?: string; body?: string; published?: boolean; createdAt?: number },
 ): number {
+  // Reviews are keyed by broker (WITHOUT ROWID): the writer numbers them, as the seed does.
+  const id = db.$client.query<{ next: number }, []>("SELECT coalesce(max(id), 0) + 1 AS next FROM reviews").get()!.next;
   const row = db
     .insert(reviews)
     .values({
+      id,
       brokerId: review.brokerId,
       authorName: review.authorName ?? "Test Reviewer",
       rating: review.rating,
