@@ -11,6 +11,7 @@ import { roundKm, type LatLng } from "../domain/geo/distance.ts";
 import type { ReviewSort } from "../schemas/reviewParams.ts";
 import { DEFAULT_RADIUS_KM, type BrokerFacet, type BrokerSort, type FacetCounts } from "../schemas/discovery.ts";
 import { DirectoryVersion } from "./directoryVersion.ts";
+import { BrokerLookups, type DetailRow, type LocationRow } from "./brokerLookups.ts";
 import { ReviewPages } from "./reviewPages.ts";
 import { VersionedCache } from "./versionedCache.ts";
 import type { CacheStats } from "../cache/boundedCache.ts";
@@ -78,10 +79,8 @@ export class BrokerStore {
   private readonly index: SearchIndex;
   private readonly listByIds;
   private readonly cache = new VersionedCache<unknown>("directory-reads", { maxEntries: 5_000, maxBytes: 32 * 1024 * 1024 });
-  private readonly bySlug;
-  private readonly byId;
-  private readonly locationsOf;
   private readonly reviewPages;
+  private readonly lookups;
   private readonly publishedAfter;
   private readonly locationsInIdRange;
   private readonly publishedCount;
@@ -97,25 +96,7 @@ export class BrokerStore {
       .from(brokers)
       .where(inArray(brokers.id, sql`(SELECT value FROM json_each(${sql.placeholder("ids")}))`))
       .prepare();
-    this.bySlug = db
-      .select()
-      .from(brokers)
-      .where(and(eq(brokers.slug, sql.placeholder("slug")), eq(brokers.published, true)))
-      .prepare();
-    this.byId = db
-      .select({
-        id: brokers.id, slug: brokers.slug, name: brokers.name, reviewCount: brokers.reviewCount,
-        r1: brokers.rating1, r2: brokers.rating2, r3: brokers.rating3, r4: brokers.rating4, r5: brokers.rating5,
-      })
-      .from(brokers)
-      .where(and(eq(brokers.id, sql.placeholder("id")), eq(brokers.published, true)))
-      .prepare();
-    this.locationsOf = db
-      .select()
-      .from(brokerLocations)
-      .where(eq(brokerLocations.brokerId, sql.placeholder("brokerId")))
-      .orderBy(desc(brokerLocations.isPrimary), asc(brokerLocations.id))
-      .prepare();
+    this.lookups = new BrokerLookups(db.$client);
     this.reviewPages = new ReviewPages(db.$client);
     this.publishedAfter = db
       .select()
@@ -187,9 +168,8 @@ export class BrokerStore {
 
   findBySlug(slug: string): BrokerDetail | undefined {
     return this.cached(`slug|${slug}`, () => {
-      const row = this.bySlug.get({ slug });
-      if (!row) return undefined;
-      return toBrokerDetail(row, this.locationsOf.all({ brokerId: row.id }));
+      const found = this.lookups.detail(slug);
+      return found && toBrokerDetail(found.row, found.locations);
     });
   }
 
@@ -234,7 +214,7 @@ export class BrokerStore {
   findById(id: string): PublishedBroker | undefined {
     if (!BROKER_ID_FORMAT.test(id)) return undefined;
     return this.cached(`id|${id}`, () => {
-      const row = this.byId.get({ id: Number(id) });
+      const row = this.lookups.ref(Number(id));
       return row && { rowId: row.id, slug: row.slug, name: row.name, reviewCount: row.reviewCount, starCounts: [row.r1, row.r2, row.r3, row.r4, row.r5] as const };
     });
   }
@@ -262,7 +242,6 @@ export class BrokerStore {
 }
 
 type BrokerRow = typeof brokers.$inferSelect;
-type LocationRow = typeof brokerLocations.$inferSelect;
 type ListRow = Pick<BrokerRow, keyof typeof listColumns>;
 
 /**
@@ -284,7 +263,7 @@ function toListItem(row: ListRow): BrokerListItem {
 }
 
 /** A broker row and its offices (primary first) as the public detail shape. */
-function toBrokerDetail(row: BrokerRow, locations: readonly LocationRow[]): BrokerDetail {
+function toBrokerDetail(row: DetailRow, locations: readonly LocationRow[]): BrokerDetail {
   const item = toListItem(row);
   return {
     ...item,
