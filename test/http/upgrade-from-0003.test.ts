@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MIGRATIONS } from "../../db/migrations.ts";
 import { isVerifiedFor, teamSizeFor } from "../../db/seed/profileBands.ts";
-import { startApp, type RunningApp } from "../../src/app.ts";
-import { createLogger } from "../../src/log.ts";
+import type { RunningApp } from "../../src/app.ts";
 import { closeDatabase, openDatabase } from "../../src/storage/database.ts";
+import { applyMigrationsBefore, startUpgradedApp } from "../support/oldDatabase.ts";
 
 /**
  * A database written by the release before the contract work (schema at migration 0003, with
@@ -21,11 +21,7 @@ let key: string;
 beforeAll(() => {
   const db = openDatabase(databasePath);
   const client = db.$client;
-  client.exec("CREATE TABLE schema_migrations (tag TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)");
-  for (const migration of MIGRATIONS.slice(0, 4)) {
-    for (const statement of migration.sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean)) client.run(statement);
-    client.run("INSERT INTO schema_migrations (tag, applied_at) VALUES (?, ?)", [migration.tag, 0]);
-  }
+  applyMigrationsBefore(client, "0004_broker_profile_fields");
   expect(MIGRATIONS[3]!.tag).toBe("0003_leaner_review_triggers");
   const insert = client.prepare(
     `INSERT INTO brokers (id, slug, name, sort_name, description, province, city, phone, email, website, license_number,
@@ -37,8 +33,7 @@ beforeAll(() => {
   client.run("INSERT INTO reviews (broker_id, author_name, rating, title, body, published, created_at) VALUES (7, 'Ann Lee', 4, 'Good', 'Kept my premium down.', 1, 1000)");
   closeDatabase(db);
 
-  app = startApp({ databasePath, port: 0, hostname: "127.0.0.1", demo: false, logger: createLogger("silent") });
-  key = app.services.keys.create({ workspace: "upgrade" }, Date.now()).key;
+  ({ app, key } = startUpgradedApp(databasePath));
 });
 afterAll(async () => {
   await app.stop(1_000);

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MIGRATIONS } from "../../db/migrations.ts";
-import { startApp, type RunningApp } from "../../src/app.ts";
-import { createLogger } from "../../src/log.ts";
+import type { RunningApp } from "../../src/app.ts";
 import { closeDatabase, openDatabase } from "../../src/storage/database.ts";
+import { applyMigrationsBefore, startUpgradedApp } from "../support/oldDatabase.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "broker-directory-upgrade-0007-"));
 const databasePath = join(dir, "old.db");
@@ -28,13 +28,7 @@ let versionBefore: number;
 beforeAll(() => {
   const db = openDatabase(databasePath);
   const client = db.$client;
-  client.exec("CREATE TABLE schema_migrations (tag TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)");
-  const before = MIGRATIONS.findIndex((m) => m.tag === "0008_reviews_clustered_by_broker");
-  expect(before).toBe(8);
-  for (const migration of MIGRATIONS.slice(0, before)) {
-    for (const statement of migration.sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean)) client.run(statement);
-    client.run("INSERT INTO schema_migrations (tag, applied_at) VALUES (?, ?)", [migration.tag, 0]);
-  }
+  applyMigrationsBefore(client, "0008_reviews_clustered_by_broker");
   const broker = client.prepare(
     `INSERT INTO brokers (id, slug, name, sort_name, description, province, city, insurance_lines, specialties, languages, published, created_at, updated_at)
      VALUES (?, ?, ?, ?, 'A broker.', 'ON', 'Ottawa', '["Auto"]', '[]', '["English"]', 1, 0, 0)`,
@@ -52,8 +46,7 @@ beforeAll(() => {
   versionBefore = client.query<{ value: number }, []>("SELECT value FROM meta WHERE key = 'directory_version'").get()!.value;
   closeDatabase(db);
 
-  app = startApp({ databasePath, port: 0, hostname: "127.0.0.1", demo: false, logger: createLogger("silent") });
-  key = app.services.keys.create({ workspace: "upgrade" }, Date.now()).key;
+  ({ app, key } = startUpgradedApp(databasePath));
 });
 afterAll(async () => {
   await app.stop(1_000);
