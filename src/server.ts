@@ -11,6 +11,7 @@ import { widgetCode } from "./adapters/static/embeddedAssets.ts";
 import { widgetAssetHandler } from "./adapters/static/widgetAsset.ts";
 import { DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
 import { parseRequestTarget, probeMethodRefusal } from "./adapters/http/requestTarget.ts";
+import type { TargetUrl } from "./adapters/http/splitUrl.ts";
 import { createOpenApiSource } from "./adapters/openapi/openApiEndpoint.ts";
 import { createTrpcHandler, TRPC_ENDPOINT } from "./adapters/trpc/trpcHandler.ts";
 import { createMcpHandler } from "./adapters/mcp/mcpHandler.ts";
@@ -74,7 +75,9 @@ export function startServer(services: Services, options: ServerOptions): Server<
   });
   const contract = createOpenApiSource(restRoutes);
 
-  async function route(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+  // Not async: an answer ready at once (a cached read, a probe) is handed to Bun as it is,
+  // which spares the promise machinery on the hot path.
+  function route(request: Request, url: TargetUrl, info: RequestInfo): Response | Promise<Response> {
     const path = url.pathname;
     if (path === "/api/v1/openapi.json") {
       info.route = path;
@@ -102,7 +105,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
           serveWidget = undefined; // a failed dev build is retried on the next request
           throw error;
         });
-      return (await serveWidget)(request);
+      return serveWidget.then((serve) => serve(request));
     }
     if (path === "/demo") {
       info.route = path;
@@ -142,6 +145,41 @@ export function startServer(services: Services, options: ServerOptions): Server<
     return errorResponse(404, `No such path: ${path.slice(0, 200)}. The API lives under /api/v1.`);
   }
 
+  function failed(error: unknown, info: RequestInfo): Response {
+    services.log.error("unhandled request failure", {
+      requestId: info.requestId,
+      route: info.route,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    return errorResponse(500, INTERNAL_ERROR_MESSAGE);
+  }
+
+  /** Stamps the request id, counts the answer and writes its access-log line. */
+  function finish(request: Request, response: Response, info: RequestInfo, started: number, end: (() => void) | undefined): Response {
+    try {
+      if (!info.requestIdSent) response.headers.set("X-Request-Id", info.requestId);
+      // Only these fields, by design: a route pattern (never the raw path or query, which can
+      // hold names or emails), the key's id (never the key), no bodies, no headers.
+      const ms = performance.now() - started;
+      const routeLabel = info.route ?? "(unmatched)";
+      metrics.record(request.method, routeLabel, response.status, ms / 1000);
+      services.log.info("request", {
+        requestId: info.requestId,
+        method: request.method,
+        route: routeLabel,
+        status: response.status,
+        ms: Math.round(ms * 100) / 100,
+        keyId: info.keyId,
+      });
+      return response;
+    } finally {
+      if (end) {
+        if (info.streaming) options.inFlight!.streamUntil(info.streaming, end);
+        else end();
+      }
+    }
+  }
+
   function rebindingRefusal(): Response {
     return errorResponse(403, "This server listens on localhost and only answers requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection).");
   }
@@ -151,54 +189,15 @@ export function startServer(services: Services, options: ServerOptions): Server<
     hostname: options.hostname,
     idleTimeout: IDLE_TIMEOUT_SECONDS,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    async fetch(request, server) {
+    fetch(request, server) {
       // Counted until the response is done (a streamed body: until the stream ends), so that
       // graceful stop can wait for it.
-      const end = options.inFlight?.begin() ?? (() => {});
-      let streaming: Promise<number> | undefined;
+      const end = options.inFlight?.begin();
       try {
-        const started = performance.now();
-        const target = parseRequestTarget(request);
-        const info: RequestInfo = {
-          requestId: requestIdFor(request),
-          baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : ""),
-          publicUrl: options.publicUrl,
-          clientAddress: server.requestIP(request)?.address,
-        };
-        let response: Response;
-        try {
-          if (target.ok) response = await route(request, target.url, info);
-          else {
-            info.route = "(bad request target)";
-            response = target.response;
-          }
-        } catch (error) {
-          services.log.error("unhandled request failure", {
-            requestId: info.requestId,
-            route: info.route,
-            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-          });
-          response = errorResponse(500, INTERNAL_ERROR_MESSAGE);
-        }
-        response.headers.set("X-Request-Id", info.requestId);
-        // Only these fields, by design: a route pattern (never the raw path or query, which can
-        // hold names or emails), the key's id (never the key), no bodies, no headers.
-        const ms = performance.now() - started;
-        const routeLabel = info.route ?? "(unmatched)";
-        metrics.record(request.method, routeLabel, response.status, ms / 1000);
-        services.log.info("request", {
-          requestId: info.requestId,
-          method: request.method,
-          route: routeLabel,
-          status: response.status,
-          ms: Math.round(ms * 100) / 100,
-          keyId: info.keyId,
-        });
-        streaming = info.streaming;
-        return response;
-      } finally {
-        if (streaming) options.inFlight!.streamUntil(streaming, end);
-        else end();
+        return answer(request, server, end);
+      } catch (error) {
+        end?.(); // a fault before the answer was handed on: Bun's error() answers it
+        throw error;
       }
     },
     // Reached only by a fault outside fetch's try. Its message may quote the request (Bun's
@@ -208,6 +207,37 @@ export function startServer(services: Services, options: ServerOptions): Server<
       return errorResponse(500, INTERNAL_ERROR_MESSAGE, { "X-Request-Id": crypto.randomUUID() });
     },
   });
+
+  function answer(request: Request, server: Server<undefined>, end: (() => void) | undefined): Response | Promise<Response> {
+    const started = performance.now();
+    const target = parseRequestTarget(request);
+    let clientAddress: string | undefined | null = null;
+    const info: RequestInfo = {
+      requestId: requestIdFor(request),
+      baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : ""),
+      publicUrl: options.publicUrl,
+      // Asked for by few routes (auth failures, local-only pages): looked up only then.
+      get clientAddress() {
+        if (clientAddress === null) clientAddress = server.requestIP(request)?.address;
+        return clientAddress;
+      },
+    };
+    let reply: Response | Promise<Response>;
+    try {
+      if (target.ok) reply = route(request, target.url, info);
+      else {
+        info.route = "(bad request target)";
+        reply = target.response;
+      }
+    } catch (error) {
+      reply = failed(error, info);
+    }
+    if (reply instanceof Response) return finish(request, reply, info, started, end);
+    return reply.then(
+      (response) => finish(request, response, info, started, end),
+      (error: unknown) => finish(request, failed(error, info), info, started, end),
+    );
+  }
 }
 
 /** The "    at …" lines of a stack, without the message above them. */

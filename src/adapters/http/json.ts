@@ -1,3 +1,5 @@
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
 /** A JSON response with the headers every API answer carries. */
 export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   return jsonText(JSON.stringify(body), status, headers);
@@ -7,7 +9,7 @@ export function jsonResponse(body: unknown, status = 200, headers: HeadersInit =
 export function jsonText(text: string, status = 200, headers: HeadersInit = {}): Response {
   return new Response(text, {
     status,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+    headers: { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "no-store", ...headers },
   });
 }
 

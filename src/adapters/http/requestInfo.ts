@@ -10,6 +10,8 @@ export interface RequestInfo {
   clientAddress?: string;
   /** PUBLIC_URL, when the operator set it (then baseUrl is it, not the request's Host). */
   publicUrl?: string;
+  /** Set by an adapter whose response already carries X-Request-Id (built in one go): the front door then leaves it be. */
+  requestIdSent?: boolean;
   /** Set by an adapter whose response body is a stream: settles with its size once produced (or cut). */
   streaming?: Promise<number>;
 }

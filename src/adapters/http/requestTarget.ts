@@ -1,5 +1,6 @@
 import { isEmbedPath, withEmbedCors } from "../rest/cors.ts";
 import { errorResponse } from "./json.ts";
+import { splitPlainUrl, type TargetUrl } from "./splitUrl.ts";
 
 /**
  * Path and query at most this long. Bun itself answers an empty 431 (no JSON, no CORS) when
@@ -7,19 +8,23 @@ import { errorResponse } from "./json.ts";
  */
 export const MAX_TARGET_CHARS = 8 * 1024;
 
-export type RequestTarget = { ok: true; url: URL } | { ok: false; response: Response };
+export type RequestTarget = { ok: true; url: TargetUrl } | { ok: false; response: Response };
 
 /**
  * The request's URL, or the answer to a target we will not serve: 400 when the Host or the
  * target does not make a URL (e.g. `Host: a:99999999`), 414 when it is longer than ours to
  * take. Neither answer nor anything logged quotes the URL: it is the client's text, any size.
+ * A plain URL (the usual case) is split by hand; anything else goes through `new URL`, whose
+ * answer it would be the same as (see splitPlainUrl).
  */
 export function parseRequestTarget(request: Request): RequestTarget {
-  let url: URL;
-  try {
-    url = new URL(request.url);
-  } catch {
-    return { ok: false, response: errorResponse(400, "Bad request: the Host header or the request target is not a valid URL.") };
+  let url: TargetUrl | undefined = splitPlainUrl(request.url);
+  if (url === undefined) {
+    try {
+      url = new URL(request.url);
+    } catch {
+      return { ok: false, response: errorResponse(400, "Bad request: the Host header or the request target is not a valid URL.") };
+    }
   }
   if (url.pathname.length + url.search.length > MAX_TARGET_CHARS) {
     const response = errorResponse(414, `The request path and query are longer than ${MAX_TARGET_CHARS / 1024} KiB.`);

@@ -1,4 +1,6 @@
-import { queryInput, type RestRoute } from "./restRoute.ts";
+import { BoundedCache, type CacheLimits, type CacheStats } from "../../cache/boundedCache.ts";
+import type { TargetUrl } from "../http/splitUrl.ts";
+import { queryInput, queryObject, type RestRoute } from "./restRoute.ts";
 
 /**
  * The response-cache key of a directory read: the route and its input as the procedure will
@@ -12,4 +14,34 @@ export function responseCacheKey(route: RestRoute, params: Record<string, string
   const parsed = route.input.safeParse(queryInput(route, params, query));
   if (!parsed.success) return undefined;
   return `${route.method} ${route.path} ${JSON.stringify(parsed.data)}`;
+}
+
+/**
+ * The response-cache key of each URL seen lately, so that a repeated URL skips the schema
+ * parse above (a third of a cached answer's time). The key is a function of the method, path
+ * and query alone (the route and its parameters follow from them; the schema does not
+ * change while the process runs), so a remembered key is always the one the parse would give.
+ * Keyed by the client's URL: bounded like every such cache (see CACHE_KEY_LIMITS).
+ */
+export class ResponseCacheKeys {
+  /** null: the URL's input does not parse (the answer is a 422, never cached). */
+  private readonly keys: BoundedCache<string | null>;
+
+  constructor(limits: CacheLimits) {
+    this.keys = new BoundedCache("rest-cache-keys", limits, (key) => (key?.length ?? 0) * 2);
+  }
+
+  of(route: RestRoute, params: Record<string, string>, url: TargetUrl): string | undefined {
+    const target = `${route.method} ${url.pathname}${url.search}`;
+    let key = this.keys.get(target);
+    if (key === undefined) {
+      key = responseCacheKey(route, params, queryObject(url)) ?? null;
+      this.keys.set(target, key);
+    }
+    return key ?? undefined;
+  }
+
+  stats(): CacheStats {
+    return this.keys.stats();
+  }
 }

@@ -1,39 +1,50 @@
-import { admitRequest } from "../../auth/admitRequest.ts";
+import { admit, type Admission } from "../../auth/admitRequest.ts";
 import { createCaller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvResponse } from "../http/csvResponse.ts";
-import { errorResponse, jsonText } from "../http/json.ts";
-import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
+import { errorResponse } from "../http/json.ts";
+import { admittedJson, rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
+import type { TargetUrl } from "../http/splitUrl.ts";
 import { requestOrigin } from "../http/requestOrigin.ts";
 import { BROKER_PHOTO_ROUTE, brokerPhotoSlug, serveBrokerPhoto } from "../static/brokerPhoto.ts";
 import { isEmbedPath, optionsResponse, withEmbedCors } from "./cors.ts";
 import { compilePaths, matchPath } from "./pathMatcher.ts";
 import { ResponseCache } from "./responseCache.ts";
-import { responseCacheKey } from "./responseCacheKey.ts";
-import type { RestRoute } from "./restRoute.ts";
+import { ResponseCacheKeys } from "./responseCacheKey.ts";
+import { queryObject, type RestRoute } from "./restRoute.ts";
 
 /** Memory for cached directory answers (see ResponseCache): 32 MiB and 10,000 answers at most. */
 const RESPONSE_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 };
+/** The cache key of each URL seen lately (see ResponseCacheKeys): URLs are 8 KiB at most. */
+const CACHE_KEY_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
+
+type Answer = Response | Promise<Response>;
 
 /**
  * Translates /api/v1 HTTP requests into procedure calls and their results (or errors) back
  * into JSON responses. Knows nothing of brokers: the route table says what to call.
+ *
+ * Written so that an answer ready at once (a directory read from the response cache) is
+ * returned as a Response, not a promise: the front door then hands it to Bun directly. Every
+ * request takes the same steps in the same order either way (match, admission, cache, call).
  */
 export function createRestHandler(services: Services, routes: readonly RestRoute[]) {
   const compiled = compilePaths(routes.map((route) => ({ path: route.path, value: route })));
   const responses = new ResponseCache(RESPONSE_CACHE_LIMITS);
-  services.caches.add(responses);
+  const cacheKeys = new ResponseCacheKeys(CACHE_KEY_LIMITS);
+  services.caches.add(responses, cacheKeys);
 
   // Embed paths answer CORS on every response, errors included, so a widget can read them.
-  return async function handleRestWithCors(request: Request, url: URL, info: RequestInfo): Promise<Response> {
-    const response = await handleRest(request, url, info);
-    return isEmbedPath(url.pathname) ? withEmbedCors(request, response) : response;
+  return function handleRestWithCors(request: Request, url: TargetUrl, info: RequestInfo): Answer {
+    const response = handleRest(request, url, info);
+    if (!isEmbedPath(url.pathname)) return response;
+    return response instanceof Response ? withEmbedCors(request, response) : response.then((settled) => withEmbedCors(request, settled));
   };
 
-  async function handleRest(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+  function handleRest(request: Request, url: TargetUrl, info: RequestInfo): Answer {
     // Broker pictures are public: an <img> cannot send a key.
     const photoSlug = brokerPhotoSlug(url.pathname);
     if (photoSlug !== undefined) {
@@ -57,12 +68,18 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     const route = match.value;
     info.route = route.path;
 
-    const admission = await admitRequest(services, {
+    const admission = admit(services, {
       authorization: request.headers.get("authorization"),
       origin: requestOrigin(request, info),
       surface: route.surface,
       clientAddress: info.clientAddress,
     });
+    return admission instanceof Promise
+      ? admission.then((settled) => admitted(request, url, info, route, match.params, settled))
+      : admitted(request, url, info, route, match.params, admission);
+  }
+
+  function admitted(request: Request, url: TargetUrl, info: RequestInfo, route: RestRoute, params: Record<string, string>, admission: Admission): Answer {
     if (!admission.ok) {
       const failure = toPublicError(admission.error);
       const headers: Record<string, string> = rateLimitHeaders(admission.rate);
@@ -70,17 +87,27 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       return errorResponse(failure.status, failure.message, headers);
     }
     info.keyId = admission.principal.keyId;
-    const headers = rateLimitHeaders(admission.rate);
 
     // A key without the route's scope goes on to the procedure, which refuses it in its words.
-    const query = queryObject(url);
-    const cacheKey = route.directoryRead && admission.principal.scopes.has(route.scope) ? responseCacheKey(route, match.params, query) : undefined;
+    const cacheKey = route.directoryRead && admission.principal.scopes.has(route.scope) ? cacheKeys.of(route, params, url) : undefined;
     const version = cacheKey === undefined ? 0 : services.brokers.version();
     if (cacheKey !== undefined) {
       const cached = responses.get(cacheKey, version, info.baseUrl);
-      if (cached !== undefined) return jsonText(cached, 200, headers);
+      if (cached !== undefined) return admittedJson(cached, 200, admission.rate, info);
     }
+    return callRoute(request, url, info, route, params, admission, cacheKey, version);
+  }
 
+  async function callRoute(
+    request: Request,
+    url: TargetUrl,
+    info: RequestInfo,
+    route: RestRoute,
+    params: Record<string, string>,
+    admission: Extract<Admission, { ok: true }>,
+    cacheKey: string | undefined,
+    version: number,
+  ): Promise<Response> {
     try {
       const caller = createCaller({
         services,
@@ -90,11 +117,11 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
         baseUrl: info.baseUrl,
       });
       const body = route.body ? await readJsonBody(request) : undefined;
-      const result = await route.call(caller, { params: match.params, query, body, request });
-      if (route.envelope === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], headers);
+      const result = await route.call(caller, { params, query: queryObject(url), body, request });
+      if (route.envelope === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], rateLimitHeaders(admission.rate));
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
       if (cacheKey !== undefined) responses.set(cacheKey, version, info.baseUrl, text);
-      return jsonText(text, route.status ?? 200, headers);
+      return admittedJson(text, route.status ?? 200, admission.rate, info);
     } catch (error) {
       const failure = toPublicError(error);
       if (failure.internal) {
@@ -105,15 +132,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
           cause: error instanceof Error && error.cause instanceof Error ? error.cause.stack : undefined,
         });
       }
-      return errorResponse(failure.status, failure.message, { ...headers, ...retryAfterHeaders(failure) }, failure.issues);
+      return errorResponse(failure.status, failure.message, { ...rateLimitHeaders(admission.rate), ...retryAfterHeaders(failure) }, failure.issues);
     }
   }
-}
-
-/** The query string as one value per name (the first, when a name repeats). */
-function queryObject(url: URL): Record<string, string> {
-  const first = new Map<string, string>();
-  for (const [name, value] of url.searchParams) if (!first.has(name)) first.set(name, value);
-  // fromEntries defines own properties, so a parameter named __proto__ stays a plain key.
-  return Object.fromEntries(first);
 }

@@ -71,3 +71,11 @@ export function queryInput(route: Pick<RestRouteSpec, "hiddenInputs">, params: R
   const hidden = new Set(route.hiddenInputs ?? []);
   return { ...Object.fromEntries(Object.entries(query).filter(([name]) => !hidden.has(name))), ...params };
 }
+
+/** The query string as one value per name (the first, when a name repeats). */
+export function queryObject(url: Pick<URL, "searchParams">): Record<string, string> {
+  const first = new Map<string, string>();
+  for (const [name, value] of url.searchParams) if (!first.has(name)) first.set(name, value);
+  // fromEntries defines own properties, so a parameter named __proto__ stays a plain key.
+  return Object.fromEntries(first);
+}

@@ -9,6 +9,7 @@ import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { MAX_BODY_BYTES, readBodyBytes } from "../http/readBodyBytes.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
+import type { TargetUrl } from "../http/splitUrl.ts";
 
 export const TRPC_ENDPOINT = "/trpc";
 /** Calls in one batch at most; each call counts against the key's rate limit. */
@@ -22,7 +23,7 @@ export const MAX_TRPC_BATCH = 10;
 export function createTrpcHandler(services: Services) {
   const procedures = new Set(Object.keys(appRouter._def.procedures));
 
-  return async function handleTrpc(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+  return async function handleTrpc(request: Request, url: TargetUrl, info: RequestInfo): Promise<Response> {
     info.route = routeLabel(url.pathname, procedures);
     // The fetch adapter has no body limit of its own: the body is read here, by the reader
     // every surface uses (it counts bytes, so a chunked body cannot slip past), and handed on.
