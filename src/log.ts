@@ -29,13 +29,38 @@ export function createLogger(level: LogLevel, write: (line: string, isError: boo
  * fifth of a /healthz answer. Undefined fields are left out, as JSON.stringify leaves them.
  */
 function formatLine(level: string, message: string, fields: LogFields): string {
-  let line = `{"time":"${isoNow()}","level":"${level}","msg":${JSON.stringify(scrubSecrets(cut(message)))}`;
+  let line = `{"time":"${isoNow()}","level":"${level}","msg":${quoteText(message)}`;
   for (const name in fields) {
     const value = fields[name];
     if (value === undefined) continue;
-    line += `,${JSON.stringify(name)}:${JSON.stringify(typeof value === "string" ? scrubSecrets(cut(value)) : value)}`;
+    line += `,${quoteName(name)}:${typeof value === "string" ? quoteText(value) : typeof value === "number" && Number.isFinite(value) ? String(value) : JSON.stringify(value)}`;
   }
   return `${line}}`;
+}
+
+/**
+ * Text JSON writes as it is and the scrubber leaves alone: printable ASCII without `"`, `\`
+ * or `@`, short, and holding no `brk_`. Most logged values (ids, routes, methods) are such text,
+ * and quoting it by hand gives the very bytes JSON.stringify(scrubSecrets(cut(text))) would.
+ */
+const PLAIN_TEXT = /^[A-Za-z0-9 !#$%&'()*+,\-./:;<=>?[\]^_`{|}~]*$/;
+const PLAIN_TEXT_MAX = 256;
+
+function quoteText(text: string): string {
+  if (text.length <= PLAIN_TEXT_MAX && PLAIN_TEXT.test(text) && !text.includes("brk_")) return `"${text}"`;
+  return JSON.stringify(scrubSecrets(cut(text)));
+}
+
+/** Field names are the code's own words: each is quoted once (at most a few hundred are kept). */
+const quotedNames = new Map<string, string>();
+
+function quoteName(name: string): string {
+  let quoted = quotedNames.get(name);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(name);
+    if (quotedNames.size < 512) quotedNames.set(name, quoted);
+  }
+  return quoted;
 }
 
 /** The current time in ISO 8601, formatted once per millisecond however many lines share it. */
@@ -55,17 +80,15 @@ function isoNow(): string {
  * throughput. Lines are flushed when 64 KiB have gathered, within 50 ms otherwise, and on exit.
  * Errors go to stderr unbuffered, so they are never lost to a crash.
  */
-const stdoutBuffer: string[] = [];
-let bufferedBytes = 0;
+let stdoutBuffer = "";
 let flushTimer: ReturnType<typeof setTimeout> | undefined;
 
 export function flushLog(): void {
   if (flushTimer) clearTimeout(flushTimer);
   flushTimer = undefined;
-  if (stdoutBuffer.length === 0) return;
-  const text = stdoutBuffer.join("");
-  stdoutBuffer.length = 0;
-  bufferedBytes = 0;
+  if (stdoutBuffer === "") return;
+  const text = stdoutBuffer;
+  stdoutBuffer = "";
   process.stdout.write(text);
 }
 
@@ -77,9 +100,10 @@ function defaultWrite(line: string, isError: boolean): void {
     process.stderr.write(line + "\n");
     return;
   }
-  stdoutBuffer.push(line + "\n");
-  bufferedBytes += line.length + 1;
-  if (bufferedBytes >= 64 * 1024) flushLog();
+  // Appended to one string (the engine keeps it as a rope until it is written): cheaper than
+  // collecting lines in an array and joining them.
+  stdoutBuffer += line + "\n";
+  if (stdoutBuffer.length >= 64 * 1024) flushLog();
   else flushTimer ??= setTimeout(flushLog, 50).unref();
 }
 

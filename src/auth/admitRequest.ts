@@ -40,8 +40,12 @@ export interface RequestCredentials {
   authorization: string | null;
   origin: string | null;
   surface: Surface;
-  /** The socket's peer address (behind a reverse proxy: the proxy's). */
-  clientAddress?: string;
+  /**
+   * Where the request came from: its clientAddress is the socket's peer address (behind a
+   * reverse proxy: the proxy's), read only when authentication fails (a lookup per request
+   * otherwise cost as much as the rate limit).
+   */
+  client?: { readonly clientAddress?: string };
 }
 
 const reject = (code: TRPCError["code"], message: string, rate?: RateDecision): Admission => ({
@@ -73,8 +77,10 @@ export function admit(deps: AdmissionDeps, credentials: RequestCredentials): Adm
 }
 
 function throttleFailures(deps: AdmissionDeps, credentials: RequestCredentials, admission: Admission): Admission {
-  if (admission.ok || admission.error.code !== "UNAUTHORIZED" || !deps.authFailures || !credentials.clientAddress) return admission;
-  const rate = deps.authFailures.recordFailure(credentials.clientAddress, deps.now());
+  if (admission.ok || admission.error.code !== "UNAUTHORIZED" || !deps.authFailures) return admission;
+  const clientAddress = credentials.client?.clientAddress;
+  if (!clientAddress) return admission;
+  const rate = deps.authFailures.recordFailure(clientAddress, deps.now());
   if (rate.allowed) return admission;
   return reject("TOO_MANY_REQUESTS", `Too many failed authentication attempts from this address. Retry in ${rate.resetSeconds} s.`, rate);
 }
@@ -123,19 +129,31 @@ function counted(deps: AdmissionDeps, stored: StoredKey, now: number, rate: Rate
   if (!rate.allowed) return { ok: false, error: rateLimitedError(rate), rate };
   deps.keys.recordUse(stored.id, now);
 
-  const granted = stored.scopes as Scope[];
-  const scopes = stored.origins ? granted.filter((s) => EMBED_SCOPES.includes(s)) : granted;
-  return {
-    ok: true,
-    principal: {
+  return { ok: true, principal: principalOf(stored), rate };
+}
+
+/**
+ * A stored key's principal, built once per stored record: the key store hands out the same
+ * record until any key changes anywhere (then a fresh one, so a new scope list or limit is
+ * seen on the very next request). Principals are never modified, only read.
+ */
+const principals = new WeakMap<StoredKey, Principal>();
+
+function principalOf(stored: StoredKey): Principal {
+  let principal = principals.get(stored);
+  if (principal === undefined) {
+    const granted = stored.scopes as Scope[];
+    const scopes = stored.origins ? granted.filter((s) => EMBED_SCOPES.includes(s)) : granted;
+    principal = Object.freeze({
       keyId: stored.id,
       workspaceId: stored.workspaceId,
       scopes: new Set(scopes),
       origins: stored.origins,
       rateLimitPerMinute: stored.rateLimitPerMinute,
-    },
-    rate,
-  };
+    });
+    principals.set(stored, principal);
+  }
+  return principal;
 }
 
 /**

@@ -8,7 +8,12 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * refused before anything is read.
  */
 export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
-  if (Number(request.headers.get("content-length") ?? "0") > max) return "too-large";
+  const declared = request.headers.get("content-length");
+  if (Number(declared ?? "0") > max) return "too-large";
+  // A declared length within the limit bounds the body (HTTP/1.1 reads exactly that many
+  // bytes): read it whole, natively. Reading it chunk by chunk through a stream reader cost a
+  // fifth of an MCP call. A chunked body (no length) is counted as it arrives, below.
+  if (declared !== null && !request.headers.has("transfer-encoding")) return new Uint8Array(await request.arrayBuffer());
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const parts: Uint8Array[] = [];

@@ -2,6 +2,9 @@ import { MAX_BODY_BYTES, readBodyBytes } from "./readBodyBytes.ts";
 
 export { MAX_BODY_BYTES };
 
+/** Stateless between calls (no `stream` option), so one decoder serves every request. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 export type JsonTextReading =
   | { ok: true; value: unknown }
   | { ok: false; problem: "content-type" | "too-large" | "not-utf8" | "empty" | "not-json"; message: string };
@@ -26,7 +29,7 @@ export async function readJsonText(request: Request): Promise<JsonTextReading> {
   if (bytes === "too-large") return tooLarge;
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     return { ok: false, problem: "not-utf8", message: "The body is not valid UTF-8 text." };
   }

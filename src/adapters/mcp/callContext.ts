@@ -2,6 +2,7 @@ import type { Principal } from "../../auth/admitRequest.ts";
 import type { RateDecision } from "../../auth/rateLimiter.ts";
 import type { Caller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
+import type { ToolResultCache } from "./toolResultCache.ts";
 import type { StreamedText } from "./streamedText.ts";
 
 /** The protocol family of one request: `initialize`-based (2025) or per-request `_meta` (2026-07-28). */
@@ -12,8 +13,12 @@ export interface McpCallContext {
   era: Era;
   services: Services;
   principal: Principal;
-  /** The server-side tRPC caller, made once per HTTP request after admission. */
-  caller: Caller;
+  /** The server-side tRPC caller, made on first use (once per HTTP request) after admission. */
+  readonly caller: Caller;
+  /** The service's origin as this request reached it (answers holding it are cached per origin). */
+  baseUrl: string;
+  /** Serialized results of directory-reading tools (see toolCall), valid for one directory version. */
+  toolResults: ToolResultCache;
   /** The key's latest rate decision (admission, then each charge): the response's RateLimit headers. */
   rate: RateDecision;
   /** Large texts a result refers to, streamed when the response is written (see StreamedText). */

@@ -4,6 +4,8 @@
  * `jsonrpc`, `id` and one of `result` / `error` — never `"error": null`, never an extra key.
  */
 
+import { resultJson, type SerializedResult } from "./serializedResult.ts";
+
 export type JsonRpcId = string | number;
 
 /** Standard JSON-RPC codes, and the MCP codes of both protocol eras. */
@@ -80,8 +82,8 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function resultEnvelope(id: JsonRpcId, result: unknown): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}`;
+export function resultEnvelope(id: JsonRpcId, result: JsonObject | SerializedResult): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(result)}}`;
 }
 
 /** An error answer; `id` is null only when the request's id could not be read. */

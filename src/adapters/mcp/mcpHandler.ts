@@ -1,5 +1,5 @@
 import { admitRequest, type Admission } from "../../auth/admitRequest.ts";
-import { createCaller } from "../../router/appRouter.ts";
+import { createCaller, type Caller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
 import { STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
@@ -12,6 +12,7 @@ import { acceptsJson, readMessageBody } from "./readMessageBody.ts";
 import { chargeOrRefuse } from "./rateCharge.ts";
 import { legacyHeaderVersion, requestEra, unsupportedVersion } from "./requestEra.ts";
 import { renderBody } from "./streamedText.ts";
+import { ToolResultCache } from "./toolResultCache.ts";
 import { corsHeaders, isAllowedOrigin, isLocalHostHeader, isLoopbackBinding, preflightHeaders } from "./transportGuards.ts";
 
 export interface McpHandlerOptions {
@@ -34,6 +35,8 @@ type HeaderMap = Record<string, string>;
  */
 export function createMcpHandler(services: Services, options: McpHandlerOptions) {
   const allowedOrigins = new Set(options.allowedOrigins);
+  const toolResults = new ToolResultCache();
+  services.caches.add(...toolResults.caches());
   const checkHost = isLoopbackBinding(options.boundHostname);
 
   return async function handleMcp(request: Request, info: RequestInfo): Promise<Response> {
@@ -50,7 +53,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       return new Response(null, { status: 204, headers: origin ? preflightHeaders(origin) : { Allow: "POST, OPTIONS" } });
     }
 
-    const admission = await admitRequest(services, { authorization: request.headers.get("authorization"), origin, surface: "mcp", clientAddress: info.clientAddress });
+    const admission = await admitRequest(services, { authorization: request.headers.get("authorization"), origin, surface: "mcp", client: info });
     if (!admission.ok) return refusal(admission, cors);
     info.keyId = admission.principal.keyId;
     const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
@@ -64,11 +67,18 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     const body = await readMessageBody(request);
     if (!body.ok) return rpcResponse(body.status, errorEnvelope(null, { code: body.code, message: body.message }), headers);
 
+    const principal = admission.principal;
+    let caller: Caller | undefined;
     const context: McpCallContext = {
       era: "legacy",
       services,
-      principal: admission.principal,
-      caller: createCaller({ services, principal: admission.principal, surface: "mcp", requestId: info.requestId, baseUrl: info.baseUrl }),
+      principal,
+      // Made when a method first needs it: an answer from the tool-result cache never does.
+      get caller() {
+        return (caller ??= createCaller({ services, principal, surface: "mcp", requestId: info.requestId, baseUrl: info.baseUrl }));
+      },
+      baseUrl: info.baseUrl,
+      toolResults,
       rate: admission.rate,
       streamed: [],
       logFailure: (message, error) =>

@@ -4,10 +4,12 @@ import { getPrompt, listPrompts } from "./prompts.ts";
 import { META_SERVER_INFO, negotiateLegacyVersion, SUPPORTED_VERSIONS } from "./protocolVersions.ts";
 import { listResources, listResourceTemplates, readResource } from "./resources.ts";
 import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS } from "./serverInfo.ts";
+import { SerializedResult } from "./serializedResult.ts";
 import { callTool } from "./toolCall.ts";
 import { toolDescriptions } from "./tools.ts";
 
-type Handler = (params: JsonObject, context: McpCallContext) => JsonObject | Promise<JsonObject>;
+type Result = JsonObject | SerializedResult;
+type Handler = (params: JsonObject, context: McpCallContext) => Result | Promise<Result>;
 
 interface MethodSpec {
   eras: readonly Era[];
@@ -39,7 +41,7 @@ const methods: Record<string, MethodSpec> = {
   "prompts/get": { eras: BOTH, handler: getPrompt },
 };
 
-export type Answer = { result: JsonObject } | { error: JsonRpcErrorObject; httpStatus: number };
+export type Answer = { result: Result } | { error: JsonRpcErrorObject; httpStatus: number };
 
 /**
  * Runs one request and says what to answer. Protocol errors keep their code; anything else
@@ -50,7 +52,8 @@ export async function answerRequest(method: string, params: unknown, context: Mc
     const spec = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (!spec || !spec.eras.includes(context.era)) throw methodNotFound(method, context.era);
     const result = await spec.handler(isPlainObject(params) ? params : {}, context);
-    return { result: context.era === "modern" ? modernResult(result, spec) : result };
+    if (context.era !== "modern") return { result };
+    return { result: modernResult(result instanceof SerializedResult ? (JSON.parse(result.json) as JsonObject) : result, spec) };
   } catch (error) {
     if (error instanceof McpProtocolError) return { error: error.toErrorObject(), httpStatus: error.httpStatus };
     context.logFailure(`${method} failed`, error);

@@ -1,6 +1,7 @@
 import { describeIssues, toPublicError } from "../errorVocabulary.ts";
 import type { McpCallContext } from "./callContext.ts";
 import { ErrorCode, isPlainObject, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
+import { SerializedResult } from "./serializedResult.ts";
 import { toolsByName } from "./tools.ts";
 import { throwIfUnavailable } from "./unavailable.ts";
 
@@ -9,7 +10,7 @@ import { throwIfUnavailable } from "./unavailable.ts";
  * that goes wrong once the tool runs — arguments that fail its schema, an unknown slug, a
  * missing scope — is a tool result with isError, worded so the model can correct itself.
  */
-export async function callTool(params: JsonObject, context: McpCallContext): Promise<JsonObject> {
+export async function callTool(params: JsonObject, context: McpCallContext): Promise<JsonObject | SerializedResult> {
   const name = params.name;
   if (typeof name !== "string" || name === "") {
     throw new McpProtocolError(ErrorCode.INVALID_PARAMS, "tools/call needs params.name: the name of a tool from tools/list.");
@@ -26,6 +27,16 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
     throw new McpProtocolError(ErrorCode.INVALID_PARAMS, "tools/call params.arguments must be a JSON object when present.");
   }
 
+  // A directory read by a key holding its scope is answered from the cache while the directory
+  // version holds (2025 era only: its results go out as they are). A key without the scope
+  // goes on to the procedure, which refuses it in its words.
+  const cacheKey = tool.directoryRead && context.era === "legacy" && context.principal.scopes.has(tool.scope) ? context.toolResults.keyOf(tool, args) : undefined;
+  const version = cacheKey === undefined ? 0 : context.services.brokers.version();
+  if (cacheKey !== undefined) {
+    const cached = context.toolResults.get(cacheKey, version, context.baseUrl);
+    if (cached !== undefined) return new SerializedResult(cached);
+  }
+
   const checked = tool.input.safeParse(args);
   if (!checked.success) {
     const issues = describeIssues(checked.error).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
@@ -34,7 +45,11 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
   }
   try {
     const result = await tool.call(context.caller, args);
-    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as JsonObject };
+    const answer = { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as JsonObject };
+    if (cacheKey === undefined) return answer;
+    const json = JSON.stringify(answer);
+    context.toolResults.set(cacheKey, version, context.baseUrl, json);
+    return new SerializedResult(json);
   } catch (error) {
     const failure = toPublicError(error);
     throwIfUnavailable(failure);

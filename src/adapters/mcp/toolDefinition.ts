@@ -21,6 +21,11 @@ export interface McpToolSpec {
   procedure: ProcedurePath;
   annotations: ToolAnnotations;
   /**
+   * The result depends only on the arguments and the published directory (no workspace data):
+   * it may be kept until the directory version moves, like REST's directory reads.
+   */
+  directoryRead?: boolean;
+  /**
    * The tool's arguments, when they are not the procedure's input as it is (a renamed field):
    * built from the procedure's input schema. They are made strict either way.
    */

@@ -22,9 +22,9 @@ interface CachedAnswer {
 export class ResponseCache {
   private readonly answers: VersionedCache<CachedAnswer>;
 
-  constructor(limits: CacheLimits) {
+  constructor(limits: CacheLimits, name = "rest-responses") {
     // UTF-16 in memory; a tagged base URL costs its text too.
-    this.answers = new VersionedCache("rest-responses", limits, (a) => a.body.length * 2 + (a.baseUrl?.length ?? 0) * 2);
+    this.answers = new VersionedCache(name, limits, (a) => a.body.length * 2 + (a.baseUrl?.length ?? 0) * 2);
   }
 
   get(key: string, version: number, baseUrl: string): string | undefined {

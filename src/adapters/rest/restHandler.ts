@@ -72,7 +72,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       authorization: request.headers.get("authorization"),
       origin: requestOrigin(request, info),
       surface: route.surface,
-      clientAddress: info.clientAddress,
+      client: info,
     });
     return admission instanceof Promise
       ? admission.then((settled) => admitted(request, url, info, route, match.params, settled))

@@ -45,7 +45,7 @@ export function createTrpcHandler(services: Services) {
           authorization: request.headers.get("authorization"),
           origin: request.headers.get("origin"),
           surface: "trpc",
-          clientAddress: info.clientAddress,
+          client: info,
         });
         rate = admission.rate;
         if (!admission.ok) {

@@ -1,0 +1,15 @@
+import type { JsonObject } from "./jsonRpc.ts";
+
+/**
+ * A result already serialized as JSON (a tool result from the cache, see toolCall): the
+ * envelope splices its text in as it is instead of serializing the object again. Only
+ * results that go out as they are (the 2025 era: no fields added) are handed over this way.
+ */
+export class SerializedResult {
+  constructor(readonly json: string) {}
+}
+
+/** The JSON text of a result, serialized once. */
+export function resultJson(result: JsonObject | SerializedResult): string {
+  return result instanceof SerializedResult ? result.json : JSON.stringify(result);
+}

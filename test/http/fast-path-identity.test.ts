@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { MCP_HEADERS, modernHeaders, modernMeta, postMcp } from "../mcp/mcpSupport.ts";
+import { startTestServer, type TestServer } from "../support/server.ts";
+
+/**
+ * A directory read answered from a cache (the response cache, the remembered cache key, the
+ * MCP tool-result cache) must be the answer the full path gives: same status, same body byte
+ * for byte, same headers (request id and date aside). Each URL is asked first with one key
+ * (the cache is cold: the procedure runs) and then with another key of the same settings
+ * (the answer comes from the cache), so the rate-limit headers must match too.
+ */
+let server: TestServer;
+let slug: string;
+let brokerId: string;
+const PARTNER = "https://partner.example";
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const finder = await server.createKey();
+  const res = await server.request("/api/v1/brokers?limit=1&page=2", { key: finder });
+  const first = ((await res.json()) as { data: { id: string; slug: string }[] }).data[0]!;
+  slug = first.slug;
+  brokerId = first.id;
+});
+afterAll(() => server.close());
+
+const cacheEntries = (name: string) => server.app.services.caches.stats().find((s) => s.name === name)!.entries;
+
+interface Seen {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+async function fetchSeen(path: string, init: RequestInit & { key: string }): Promise<Seen> {
+  const res = await server.request(path, init);
+  const headers = Object.fromEntries([...res.headers].filter(([name]) => name !== "x-request-id" && name !== "date"));
+  expect(res.headers.get("x-request-id")).toBeTruthy();
+  return { status: res.status, body: await res.text(), headers };
+}
+
+describe("REST: a cached answer is the full path's answer", () => {
+  const cases: { name: string; path: () => string; embed?: boolean }[] = [
+    { name: "list", path: () => "/api/v1/brokers?province=ON&limit=20" },
+    { name: "detail", path: () => `/api/v1/brokers/${slug}` },
+    { name: "reviews", path: () => `/api/v1/reviews/${brokerId}` },
+    { name: "embed brokers", path: () => "/api/v1/embed/brokers?limit=5", embed: true },
+    { name: "embed reviews", path: () => `/api/v1/embed/reviews?broker=${slug}`, embed: true },
+  ];
+  for (const { name, path, embed } of cases) {
+    test(name, async () => {
+      const keyOptions = embed ? { origins: [PARTNER], rateLimitPerMinute: 500 } : { rateLimitPerMinute: 500 };
+      const headers = embed ? { Origin: PARTNER } : undefined;
+      const before = cacheEntries("rest-responses");
+      const full = await fetchSeen(path(), { key: await server.createKey(keyOptions), headers });
+      expect(full.status).toBe(200);
+      expect(cacheEntries("rest-responses")).toBe(before + 1); // the full path ran and stored its answer
+      const cached = await fetchSeen(path(), { key: await server.createKey(keyOptions), headers });
+      expect(cacheEntries("rest-responses")).toBe(before + 1); // served from the cache, nothing recomputed
+      expect(cached).toEqual(full);
+      expect(full.headers["ratelimit-remaining"]).toBe("499");
+      if (embed) expect(full.headers["access-control-allow-origin"]).toBe(PARTNER);
+    });
+  }
+
+  test("the same input in another spelling is served the same bytes", async () => {
+    const full = await fetchSeen("/api/v1/brokers?province=QC&limit=7", { key: await server.createKey({ rateLimitPerMinute: 500 }) });
+    const respelled = await fetchSeen("/api/v1/brokers?limit=7&province=QC&unknown=1", { key: await server.createKey({ rateLimitPerMinute: 500 }) });
+    expect(respelled).toEqual(full);
+  });
+});
+
+describe("MCP: a cached tool result is the full path's result", () => {
+  const calls: { name: string; args: () => Record<string, unknown> }[] = [
+    { name: "search_brokers", args: () => ({ province: "ON", limit: 20 }) },
+    { name: "get_broker", args: () => ({ slug }) },
+    { name: "get_reviews", args: () => ({ slug }) },
+  ];
+  for (const { name, args } of calls) {
+    test(name, async () => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name, arguments: args() } });
+      const init = { method: "POST", headers: { ...MCP_HEADERS, "MCP-Protocol-Version": "2025-11-25" }, body };
+      const before = cacheEntries("mcp-tool-results");
+      const full = await fetchSeen("/mcp", { ...init, key: await server.createKey({ rateLimitPerMinute: 500 }) });
+      expect(full.status).toBe(200);
+      expect(JSON.parse(full.body).result.isError).toBeUndefined();
+      expect(cacheEntries("mcp-tool-results")).toBe(before + 1);
+      const cached = await fetchSeen("/mcp", { ...init, key: await server.createKey({ rateLimitPerMinute: 500 }) });
+      expect(cacheEntries("mcp-tool-results")).toBe(before + 1);
+      expect(cached).toEqual(full);
+    });
+  }
+
+  test("a 2026-07-28 call, whose results carry more fields, takes the full path even when the 2025 result is cached", async () => {
+    const args = { province: "ON", limit: 20 }; // cached above by the 2025 search_brokers call
+    const before = cacheEntries("mcp-tool-results");
+    const answer = await postMcp(
+      server,
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search_brokers", arguments: args, _meta: modernMeta() } },
+      { key: await server.createKey(), headers: modernHeaders("tools/call", "search_brokers") },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.json.result.resultType).toBe("complete");
+    expect(answer.json.result.structuredContent.data.length).toBeGreaterThan(0);
+    expect(cacheEntries("mcp-tool-results")).toBe(before);
+  });
+});
+
+describe("a cached answer still passes admission on every request", () => {
+  // Another connection to the same file: what a second instance or the CLI is.
+  const elsewhere = (sql: string, name: string) => {
+    const other = new Database(server.databasePath);
+    try {
+      other.run(sql, [name]);
+    } finally {
+      other.close();
+    }
+  };
+  const path = "/api/v1/brokers?province=AB&limit=3";
+
+  test("a key revoked elsewhere is refused on the very next request, though the answer is cached", async () => {
+    const key = await server.createKey({ name: "revoked-while-hot" });
+    expect((await server.request(path, { key })).status).toBe(200);
+    expect((await server.request(path, { key })).status).toBe(200); // from the cache
+    elsewhere("UPDATE api_keys SET revoked_at = 1 WHERE name = ?", "revoked-while-hot");
+    expect((await server.request(path, { key })).status).toBe(401);
+  });
+
+  test("a key that loses the scope elsewhere is refused on the very next request", async () => {
+    const key = await server.createKey({ name: "narrowed-while-hot" });
+    expect((await server.request(path, { key })).status).toBe(200);
+    elsewhere(`UPDATE api_keys SET scopes = '["reviews:read"]' WHERE name = ?`, "narrowed-while-hot");
+    const res = await server.request(path, { key });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: string }).error).toContain("brokers:read");
+  });
+
+  test("a key at its rate limit gets a 429, not the cached answer", async () => {
+    const key = await server.createKey({ rateLimitPerMinute: 2 });
+    expect((await server.request(path, { key })).status).toBe(200);
+    expect((await server.request(path, { key })).status).toBe(200);
+    const res = await server.request(path, { key });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBeTruthy();
+  });
+
+  test("an embed key from an origin not on its list is refused, though the answer is cached", async () => {
+    const key = await server.createKey({ origins: [PARTNER] });
+    const embedPath = "/api/v1/embed/brokers?limit=2";
+    expect((await server.request(embedPath, { key, headers: { Origin: PARTNER } })).status).toBe(200);
+    expect((await server.request(embedPath, { key, headers: { Origin: PARTNER } })).status).toBe(200);
+    expect((await server.request(embedPath, { key, headers: { Origin: "https://elsewhere.example" } })).status).toBe(403);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { createLogger, MAX_LOGGED_CHARS, scrubSecrets } from "../../src/log.ts";
+
+/** The bytes a field's value must have in the line: the scrubbed, cut text as JSON.stringify writes it. */
+function expected(value: string | number | boolean | null): string {
+  if (typeof value !== "string") return JSON.stringify(value);
+  const cut = value.length <= MAX_LOGGED_CHARS ? value : `${value.slice(0, MAX_LOGGED_CHARS)}…[cut ${value.length - MAX_LOGGED_CHARS} chars]`;
+  return JSON.stringify(scrubSecrets(cut));
+}
+
+function loggedField(value: string | number | boolean | null): string {
+  const lines: string[] = [];
+  createLogger("info", (line) => lines.push(line)).info("request", { field: value });
+  const line = lines[0]!;
+  expect(JSON.parse(line)).toHaveProperty("field"); // still one valid JSON object
+  const start = line.indexOf(',"field":') + ',"field":'.length;
+  return line.slice(start, -1);
+}
+
+describe("a log line's values", () => {
+  test("are the bytes JSON.stringify of the scrubbed text gives, whichever way they were quoted", () => {
+    const values = [
+      "",
+      "GET",
+      "/api/v1/brokers/:slug",
+      "(unmatched)",
+      "3f0c2a9e-2b1c-4f55-9d7e-0a1b2c3d4e5f",
+      "key_0123456789abcdef",
+      "a quote \" inside",
+      "a backslash \\ inside",
+      "a newline \n and a tab \t and a NUL \u0000",
+      "caf\u00e9 \u2028 \ud83d\ude00 and a lone \ud800",
+      "my key is brk_abcdefghijklmnop, keep it",
+      "brk_short",
+      "mail jane.doe@example.com today",
+      "user@localhost",
+      "x".repeat(255),
+      "y".repeat(300),
+      "z".repeat(MAX_LOGGED_CHARS + 10),
+      "<script>alert(1)</script> {json} [list] ~^`|",
+      0,
+      -1.25,
+      12.34,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      true,
+      null,
+    ];
+    for (const value of values) expect(loggedField(value)).toBe(expected(value));
+  });
+
+  test("a key or an address never reaches the line", () => {
+    expect(loggedField("id brk_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefg")).not.toContain("ABCDEFGH");
+    expect(loggedField("from ann@example.org")).not.toContain("ann@example.org");
+  });
+});
