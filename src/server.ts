@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import { createRestHandler } from "./adapters/rest/restHandler.ts";
 import { restRoutes } from "./adapters/rest/restRoutes.ts";
-import { errorResponse, jsonResponse } from "./adapters/http/json.ts";
+import { errorResponse, jsonResponse, stampedJsonText } from "./adapters/http/json.ts";
 import { isLocalClient, isLocalHostHeader, isLoopbackBinding } from "./adapters/http/loopback.ts";
 import type { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { requestIdFor, type RequestInfo } from "./adapters/http/requestInfo.ts";
@@ -49,6 +49,8 @@ const IDLE_TIMEOUT_SECONDS = 120;
  * still reaches those readers; past it Bun answers an empty 413 and closes (see README).
  */
 const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
+/** /healthz's body: the same every time. */
+const HEALTHY = JSON.stringify({ status: "ok" });
 
 /**
  * The HTTP front door: one Bun.serve that sends each path to its adapter, stamps the request
@@ -117,7 +119,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/healthz") {
       info.route = path;
-      return probeMethodRefusal(request, path) ?? jsonResponse({ status: "ok" });
+      return probeMethodRefusal(request, path) ?? stampedJsonText(HEALTHY, info);
     }
     if (path === "/readyz") {
       info.route = path;
@@ -158,19 +160,13 @@ export function startServer(services: Services, options: ServerOptions): Server<
   function finish(request: Request, response: Response, info: RequestInfo, started: number, end: (() => void) | undefined): Response {
     try {
       if (!info.requestIdSent) response.headers.set("X-Request-Id", info.requestId);
-      // Only these fields, by design: a route pattern (never the raw path or query, which can
-      // hold names or emails), the key's id (never the key), no bodies, no headers.
+      // Only these fields, by design (see RequestLogFields).
       const ms = performance.now() - started;
       const routeLabel = info.route ?? "(unmatched)";
-      metrics.record(request.method, routeLabel, response.status, ms / 1000);
-      services.log.info("request", {
-        requestId: info.requestId,
-        method: request.method,
-        route: routeLabel,
-        status: response.status,
-        ms: Math.round(ms * 100) / 100,
-        keyId: info.keyId,
-      });
+      const { method } = request;
+      const { status } = response;
+      metrics.record(method, routeLabel, status, ms / 1000);
+      services.log.request({ requestId: info.requestId, method, route: routeLabel, status, ms, keyId: info.keyId });
       return response;
     } finally {
       if (end) {

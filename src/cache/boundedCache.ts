@@ -37,6 +37,8 @@ export class BoundedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0;
   private readonly maxEntryBytes: number;
+  /** The key last inserted or moved to the end of the map (the most recently used), if still there. */
+  private newest: string | undefined;
 
   constructor(
     readonly name: string,
@@ -52,8 +54,13 @@ export class BoundedCache<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    // Moving the newest entry to the end changes nothing: a hot key asked again and again
+    // (one URL, one API key) skips the delete and re-insert.
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
     return entry.value;
   }
 
@@ -63,11 +70,11 @@ export class BoundedCache<V> {
     const cost = key.length * 2 + ENTRY_OVERHEAD_BYTES + this.sizeOf(value);
     if (cost > this.maxEntryBytes) return;
     this.entries.set(key, { value, cost });
+    this.newest = key;
     this.bytes += cost;
     for (const [oldKey, old] of this.entries) {
       if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
-      this.entries.delete(oldKey);
-      this.bytes -= old.cost;
+      this.delete(oldKey);
     }
   }
 
@@ -76,11 +83,13 @@ export class BoundedCache<V> {
     if (entry === undefined) return;
     this.entries.delete(key);
     this.bytes -= entry.cost;
+    if (key === this.newest) this.newest = undefined;
   }
 
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
+    this.newest = undefined;
   }
 
   get size(): number {

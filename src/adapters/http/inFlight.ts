@@ -83,7 +83,8 @@ export class InFlightResponses {
   }
 
   private wake(): void {
-    if (this.requests > 0) return;
+    // Reached whenever the last request in flight ends, i.e. often: nothing to allocate unless stop waits.
+    if (this.requests > 0 || this.waiters.length === 0) return;
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 }

@@ -13,6 +13,19 @@ export function jsonText(text: string, status = 200, headers: HeadersInit = {}):
   });
 }
 
+/** stampedJsonText's headers, refilled per answer (see admittedJson for why one set is reused). */
+const stampedHeaders = new Headers({ "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "no-store", "X-Request-Id": "" });
+
+/**
+ * A 200 JSON answer with its request id among its headers from the start (the front door is
+ * told, and does not add it afterwards): for answers on the hot path, e.g. /healthz.
+ */
+export function stampedJsonText(text: string, info: { requestId: string; requestIdSent?: boolean }): Response {
+  info.requestIdSent = true;
+  stampedHeaders.set("X-Request-Id", info.requestId);
+  return new Response(text, { headers: stampedHeaders });
+}
+
 /** The error body of the REST and embed surfaces: `{ "error": "…" }`, plus field issues for 422. */
 export function errorResponse(
   status: number,

@@ -17,22 +17,30 @@ export function rateLimitHeaders(rate: RateDecision | undefined): Record<string,
 }
 
 /**
- * An admitted request's JSON answer (admitted: its rate decision allowed it, so no Retry-After) with every header it carries (jsonText's, the rate-limit
- * ones above, the request id), written as one object literal: merging header sets per request
- * cost a tenth of a cached answer. The front door is told the id is already there.
- * test/http/fast-path-identity.test.ts holds it to the headers of the general path.
+ * The headers of every admitted JSON answer: jsonText's, the rate-limit ones above and the
+ * request id. One set, refilled per answer (a Response takes a copy of the Headers it is
+ * given): copying a ready set costs half of building one from an object literal, and merging
+ * header objects per request cost a tenth of a cached answer.
+ */
+const admittedHeaders = new Headers({
+  "Content-Type": JSON_CONTENT_TYPE,
+  "Cache-Control": "no-store",
+  "RateLimit-Limit": "",
+  "RateLimit-Remaining": "",
+  "RateLimit-Reset": "",
+  "X-Request-Id": "",
+});
+
+/**
+ * An admitted request's JSON answer (admitted: its rate decision allowed it, so no
+ * Retry-After), its request id already stamped: the front door is told so.
+ * test/http/fast-path-identity.test.ts holds cached answers to the headers of fresh ones.
  */
 export function admittedJson(text: string, status: number, rate: RateDecision, info: { requestId: string; requestIdSent?: boolean }): Response {
   info.requestIdSent = true;
-  return new Response(text, {
-    status,
-    headers: {
-      "Content-Type": JSON_CONTENT_TYPE,
-      "Cache-Control": "no-store",
-      "RateLimit-Limit": String(rate.limit),
-      "RateLimit-Remaining": String(rate.remaining),
-      "RateLimit-Reset": String(rate.resetSeconds),
-      "X-Request-Id": info.requestId,
-    },
-  });
+  admittedHeaders.set("RateLimit-Limit", String(rate.limit));
+  admittedHeaders.set("RateLimit-Remaining", String(rate.remaining));
+  admittedHeaders.set("RateLimit-Reset", String(rate.resetSeconds));
+  admittedHeaders.set("X-Request-Id", info.requestId);
+  return new Response(text, { status, headers: admittedHeaders });
 }

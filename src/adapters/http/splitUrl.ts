@@ -25,25 +25,33 @@ const DOT_SEGMENT = /\/\.|%2e/i;
  * parsed only when asked for.
  */
 export function splitPlainUrl(href: string): TargetUrl | undefined {
+  // The same URL as the request before (a hot one): the same, immutable, split.
+  if (href === last.href) return last.url;
   const parts = PLAIN_URL.exec(href);
   if (parts === null) return undefined;
   const [, host, port, pathname, query] = parts as unknown as [string, string, string | undefined, string, string | undefined];
   if (!(DNS_NAME.test(host) ? !host.includes("xn--") : IPV4.test(host))) return undefined;
   if (port !== undefined && (port === "80" || Number(port) > 65_535)) return undefined;
   if (DOT_SEGMENT.test(pathname)) return undefined;
-  return new SplitUrl(port === undefined ? `http://${host}` : `http://${host}:${port}`, pathname, query === undefined || query === "?" ? "" : query);
+  const url = new SplitUrl(port === undefined ? `http://${host}` : `http://${host}:${port}`, pathname, query === undefined || query === "?" ? "" : query);
+  last = { href, url };
+  return url;
 }
 
-class SplitUrl implements TargetUrl {
-  private params: URLSearchParams | undefined;
+let last: { href: string; url: SplitUrl | undefined } = { href: "", url: undefined };
 
+/** Read-only: one split may serve several requests for the same URL, so nothing in it can be changed. */
+class SplitUrl implements TargetUrl {
   constructor(
     readonly origin: string,
     readonly pathname: string,
     readonly search: string,
-  ) {}
+  ) {
+    Object.freeze(this);
+  }
 
+  /** A fresh parse each time it is asked for (a request asks once or twice): URLSearchParams can be changed. */
   get searchParams(): URLSearchParams {
-    return (this.params ??= new URLSearchParams(this.search));
+    return new URLSearchParams(this.search);
   }
 }
