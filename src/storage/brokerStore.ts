@@ -158,7 +158,7 @@ export class BrokerStore {
 
   /** Its caches, for the registry that /metrics and the memory-bounds test read. */
   caches(): { stats(): CacheStats }[] {
-    return [this.cache, this.index];
+    return [this.cache, ...this.index.caches()];
   }
 
   /** Prepares the search index ahead of the first request. */
