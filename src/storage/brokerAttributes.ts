@@ -1,6 +1,7 @@
 import { PROVINCE_CODES } from "../domain/provinces.ts";
 import { foldText } from "../domain/text.ts";
 import { cosOfLatitude } from "../domain/geo/distance.ts";
+import { ListColumns } from "./listColumns.ts";
 import type { DirectoryDb } from "./database.ts";
 
 /** Values of one kind (cities, lines, languages…) numbered in first-seen order, with a display name each. */
@@ -65,6 +66,8 @@ export class BrokerAttributes {
   readonly linesOf: RankLists;
   readonly languagesOf: RankLists;
   readonly specialtiesOf: RankLists;
+  /** What a list item shows, so a page needs no query. */
+  readonly list: ListColumns;
 
   constructor(db: DirectoryDb, rankOfId: Int32Array, n: number) {
     const rankOf = (id: number) => (id < rankOfId.length ? rankOfId[id]! : -1);
@@ -82,8 +85,12 @@ export class BrokerAttributes {
     // One sequential pass over the table (the published index would cost a lookup per row), then
     // each broker in rank order, so values are numbered, and named, where alphabetically first seen.
     const rows = db.$client
-      .query("SELECT id, average_rating, review_count, is_verified, insurance_lines, languages, specialties FROM brokers NOT INDEXED WHERE published = 1")
-      .values() as [number, number | null, number, number, string, string, string][];
+      .query(
+        "SELECT id, average_rating, review_count, is_verified, insurance_lines, languages, specialties, name, slug, description, province, city " +
+          "FROM brokers NOT INDEXED WHERE published = 1",
+      )
+      .values() as [number, number | null, number, number, string, string, string, string, string, string, string, string][];
+    this.list = new ListColumns(n);
     const rowOfRank = new Int32Array(n).fill(-1);
     for (let i = 0; i < rows.length; i++) {
       const rank = rankOf(rows[i]![0]);
@@ -91,7 +98,8 @@ export class BrokerAttributes {
     }
     for (let rank = 0; rank < n; rank++) {
       if (rowOfRank[rank]! < 0) continue;
-      const [, averageRating, reviewCount, isVerified, lines, languages, specialties] = rows[rowOfRank[rank]!]!;
+      const [, averageRating, reviewCount, isVerified, lines, languages, specialties, name, slug, description, province, city] = rows[rowOfRank[rank]!]!;
+      this.list.set(rank, name, slug, description, province, city);
       this.averageRating[rank] = averageRating ?? 0;
       this.reviewCount[rank] = reviewCount;
       this.verified[rank] = isVerified ? 1 : 0;

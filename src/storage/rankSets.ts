@@ -16,6 +16,11 @@ export interface RankSet {
 /** A set holding at least this share of all ranks gets a membership map (one byte a rank). */
 const MEMBERSHIP_SHARE = 1 / 16;
 
+/** The bytes a set holds, for the cache's accounting (its arrays; the header is in the entry overhead). */
+export function rankSetBytes(set: RankSet): number {
+  return set.ranks.byteLength + (set.values?.byteLength ?? 0) + (set.member?.byteLength ?? 0);
+}
+
 /** The set, with a membership map when it is large among `rankCount` ranks. */
 export function withMembership(set: RankSet, rankCount: number): RankSet {
   if (set.member || set.ranks.length < rankCount * MEMBERSHIP_SHARE) return set;

@@ -1,16 +1,16 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { brokerLines, brokerLocations, brokers } from "../../db/schema.ts";
 import { PROVINCE_CODES, type ProvinceCode } from "../domain/provinces.ts";
+import type { BrokerListItem } from "../schemas/broker.ts";
 import type { BrokerFacet, BrokerSort, FacetCounts } from "../schemas/discovery.ts";
 import { BrokerAttributes } from "./brokerAttributes.ts";
 import type { DirectoryDb } from "./database.ts";
 import { countFacet } from "./facetCounts.ts";
 import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
 import { BoundedCache, type CacheStats } from "../cache/boundedCache.ts";
-import { estimateBytes } from "../cache/estimateBytes.ts";
 import { DirectoryChanges } from "./directoryChanges.ts";
 import { globalOrder, orderRanks, reorder, type GlobalOrder } from "./rankOrder.ts";
-import { atLeast, intersectAll, nearSet, valueAt, verifiedSet, withMembership, type RankSet } from "./rankSets.ts";
+import { atLeast, intersectAll, nearSet, rankSetBytes, valueAt, verifiedSet, withMembership, type RankSet } from "./rankSets.ts";
 
 export interface IndexFilter {
   province?: string;
@@ -32,6 +32,8 @@ export interface IndexFilter {
 
 export interface IndexPage {
   ids: number[];
+  /** The page's list items, when the attributes are loaded (else the caller reads them by id). */
+  items?: BrokerListItem[];
   /** With near: km to each broker's nearest office in range, aligned with ids. */
   distances?: number[];
   total: number;
@@ -43,10 +45,10 @@ type Part = "location" | "line" | "text" | "language" | "specialty" | "verified"
 const FACET_EXCLUDES: Record<BrokerFacet, Part> = { province: "location", city: "location", insuranceType: "line", language: "language" };
 
 /**
- * Filter sets kept: 64 MiB (ranks, values, keys and overhead) and 20,000 sets at most; beyond
+ * Filter sets kept: 32 MiB (ranks, values, membership maps, keys and overhead) and 20,000 sets at most; beyond
  * either the least recently used sets go. A set that matched nothing still costs its key and overhead.
  */
-const SET_LIMITS = { maxEntries: 20_000, maxBytes: 64 * 1024 * 1024 };
+const SET_LIMITS = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
 
 /**
  * An in-memory index over the published directory, rebuilt from the database whenever the
@@ -63,7 +65,7 @@ export class SearchIndex {
   private rankToId = new Int32Array(0);
   /** The rank of each broker id (index), -1 for ids not published. */
   private rankOfId = new Int32Array(0);
-  private readonly sets = new BoundedCache<RankSet>("search-index", SET_LIMITS, estimateBytes);
+  private readonly sets = new BoundedCache<RankSet>("search-index", SET_LIMITS, rankSetBytes);
   private readonly changes: DirectoryChanges;
   /** The last journal entry this index reflects (see DirectoryChanges). */
   private appliedChange = 0;
@@ -121,6 +123,12 @@ export class SearchIndex {
     this.refresh(version);
   }
 
+  /** Loads the per-version attributes now (discovery, facets and in-memory list items), off any request. */
+  warmAttributes(version: number): void {
+    this.refresh(version);
+    this.attributes();
+  }
+
   /**
    * One page of matches in the order asked for, the number of all matches, and (when asked)
    * facet counts: each facet counts the brokers matching every other filter.
@@ -138,6 +146,11 @@ export class SearchIndex {
     const page = first.subarray(Math.min(offset, first.length));
     const ids = Array.from(page, (rank) => this.rankToId[rank]!);
     const result: IndexPage = { ids, total: matches.length };
+    const attributes = this.attributesOfVersion;
+    if (attributes) {
+      const { averageRating, reviewCount, verified, list } = attributes;
+      result.items = Array.from(page, (rank) => list.item(rank, this.rankToId[rank]!, averageRating[rank]!, reviewCount[rank]!, verified[rank] === 1));
+    }
     if (near) result.distances = Array.from(page, (rank) => valueAt(near, rank) ?? 0);
     if (filter.facets?.length) result.facets = this.facets(filter, parts, matches);
     return result;
@@ -154,7 +167,7 @@ export class SearchIndex {
     if (language) parts.set("language", this.derived(`lang|${language}`, (a) => ({ ranks: a.ranksWith(a.languagesOf, a.languages.find(language)) })));
     if (specialty) parts.set("specialty", this.derived(`spec|${specialty}`, (a) => ({ ranks: a.ranksWith(a.specialtiesOf, a.specialties.find(specialty)) })));
     if (verified !== undefined) parts.set("verified", this.derived(`v|${verified}`, (a) => verifiedSet(a, verified)));
-    if (near) parts.set("near", this.derived(`n|${near.lat}|${near.lng}|${near.radiusKm}`, (a) => nearSet(a, near, near.radiusKm)));
+    if (near) parts.set("near", this.derived(`n|${near.lat}|${near.lng}|${near.radiusKm}`, (a) => nearSet(a, near, near.radiusKm), false));
     return parts;
   }
 
@@ -196,10 +209,10 @@ export class SearchIndex {
   }
 
   /** A set computed from the attributes rather than read by a query, kept like the others. */
-  private derived(key: string, compute: (attributes: BrokerAttributes) => RankSet): RankSet {
+  private derived(key: string, compute: (attributes: BrokerAttributes) => RankSet, reused = true): RankSet {
     const cached = this.sets.get(key);
     if (cached) return cached;
-    return this.keep(key, compute(this.attributes()));
+    return this.keep(key, compute(this.attributes()), reused);
   }
 
   /**
@@ -304,9 +317,13 @@ export class SearchIndex {
     return this.scores;
   }
 
-  /** Keeps a set (the bounded cache evicts the least recently used past its caps); a large one with its membership map. */
-  private keep(key: string, set: RankSet): RankSet {
-    const kept = withMembership(set, this.rankToId.length);
+  /**
+   * Keeps a set (the bounded cache evicts the least recently used past its caps). A large set that
+   * other searches reuse (a province, a language) gets its membership map; a near set, rarely met
+   * twice, does not.
+   */
+  private keep(key: string, set: RankSet, reused = true): RankSet {
+    const kept = reused ? withMembership(set, this.rankToId.length) : set;
     this.sets.set(key, kept);
     return kept;
   }

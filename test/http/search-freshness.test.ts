@@ -17,7 +17,7 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 let server: TestServer;
 let key: string;
 let writer: DirectoryDb;
-const ids: Record<string, number> = {};
+const ids = { alpha: 0, bravo: 0 };
 
 const QUERIES = [
   "sort=rating&facets=province,city,insuranceType,language",
@@ -45,7 +45,7 @@ afterAll(async () => {
   await server.close();
 });
 
-interface Answer { data: { slug: string; averageRating: number; reviewCount: number }[]; pagination: { total: number }; facets?: unknown }
+interface Answer { data: { slug: string; averageRating: number; reviewCount: number; description: string; city: string }[]; pagination: { total: number }; facets?: unknown }
 
 async function search(query: string): Promise<Answer> {
   const res = await server.request(`/api/v1/brokers?${query}`, { key });
@@ -107,6 +107,9 @@ describe("a search right after a write", () => {
     expect((await search("q=fresh&language=punjabi")).data.map((b) => b.slug)).toEqual(["bravo-fresh"]);
     writer.update(brokers).set({ name: "Zulu Fresh Brokers", sortName: "zulu fresh brokers" }).where(eq(brokers.id, ids.alpha)).run();
     expect((await search("q=fresh")).data.map((b) => b.slug)).toEqual(["bravo-fresh", "alpha-fresh"]);
+    // What a list item shows is held in memory too: a new description and primary city show at once.
+    writer.update(brokers).set({ description: "Now in Brampton.", city: "Brampton" }).where(eq(brokers.id, ids.bravo)).run();
+    expect((await search("q=bravo%20fresh")).data[0]).toMatchObject({ slug: "bravo-fresh", description: "Now in Brampton.", city: "Brampton" });
     await expectSameAsFromScratch();
   });
 
@@ -124,5 +127,20 @@ describe("a search right after a write", () => {
     })();
     expect((await search("q=bravo")).data.find((b) => b.slug === "bravo-fresh")).toMatchObject({ reviewCount: 2_500, averageRating: 1.5 });
     await expectSameAsFromScratch();
+  });
+});
+
+describe("list items", () => {
+  test("read from the in-memory index once it is loaded, they equal those read from the database", () => {
+    const fromMemory = new BrokerStore(writer);
+    fromMemory.warmDiscovery();
+    // Searches that need no discovery attributes: a store that never loaded them reads items by id.
+    const queries = ["", "q=assurance", "q=brokers&sort=relevance&page=2", "province=QC", "city=montreal&insuranceType=auto", "limit=100&page=3"];
+    for (const query of queries) {
+      const { page, limit, ...filter } = searchBrokersInput.parse(Object.fromEntries(new URLSearchParams(query)));
+      const expected = new BrokerStore(writer).search(filter, page, limit);
+      expect(expected.items.length).toBeGreaterThan(0);
+      expect({ query, answer: fromMemory.search(filter, page, limit) }).toEqual({ query, answer: expected });
+    }
   });
 });
