@@ -2,6 +2,7 @@ import { PROVINCE_CODES } from "../domain/provinces.ts";
 import { foldText } from "../domain/text.ts";
 import { cosOfLatitude } from "../domain/geo/distance.ts";
 import { ListColumns } from "./listColumns.ts";
+import { OfficeGrid } from "./officeGrid.ts";
 import type { DirectoryDb } from "./database.ts";
 
 /** Values of one kind (cities, lines, languages…) numbered in first-seen order, with a display name each. */
@@ -50,15 +51,13 @@ export class BrokerAttributes {
   readonly officeStart: Int32Array;
   readonly officeLat: Float64Array;
   readonly officeLng: Float64Array;
-  /** cos(latitude) of each office, for the haversine (see haversineKm). */
-  readonly officeCosLat: Float64Array;
   /** Index into PROVINCE_CODES. */
   readonly officeProvince: Uint8Array;
   readonly officeCity: Int32Array;
   /** The rank each office slot belongs to. */
   readonly officeRank: Int32Array;
-  /** Office slots by grid cell (see cellOf): a near search reads only the cells its box overlaps. */
-  readonly officeCells = new Map<number, Int32Array>();
+  /** The offices with coordinates in grid order: a near search reads only the cells its box overlaps. */
+  readonly grid: OfficeGrid;
   readonly cities = new Vocabulary();
   readonly lines = new Vocabulary();
   readonly languages = new Vocabulary();
@@ -133,12 +132,11 @@ export class BrokerAttributes {
     }
     this.officeLat = new Float64Array(total);
     this.officeLng = new Float64Array(total);
-    this.officeCosLat = new Float64Array(total);
+    const officeCosLat = new Float64Array(total);
     this.officeProvince = new Uint8Array(total);
     this.officeCity = new Int32Array(total);
     this.officeRank = new Int32Array(total);
     const provinceIndex = new Map<string, number>(PROVINCE_CODES.map((code, i) => [code, i]));
-    const cells = new Map<number, number[]>();
     // Slot order (rank by rank), so each city is numbered, and named, where it is first seen.
     for (let rank = 0; rank < n; rank++) {
       for (let slot = this.officeStart[rank]!; slot < this.officeStart[rank + 1]!; slot++) {
@@ -146,19 +144,13 @@ export class BrokerAttributes {
         // An office without coordinates can never be "near": NaN fails every distance test.
         this.officeLat[slot] = lat ?? Number.NaN;
         this.officeLng[slot] = lng ?? Number.NaN;
-        this.officeCosLat[slot] = lat === null ? Number.NaN : cosOfLatitude(lat);
+        officeCosLat[slot] = lat === null ? Number.NaN : cosOfLatitude(lat);
         this.officeProvince[slot] = provinceIndex.get(province) ?? 0;
         this.officeCity[slot] = this.cities.idOf(cityKey, city);
         this.officeRank[slot] = rank;
-        if (lat !== null && lng !== null) {
-          const cell = cellOf(lat, lng);
-          const members = cells.get(cell);
-          if (members) members.push(slot);
-          else cells.set(cell, [slot]);
-        }
       }
     }
-    for (const [cell, members] of cells) this.officeCells.set(cell, Int32Array.from(members));
+    this.grid = new OfficeGrid(this.officeLat, this.officeLng, officeCosLat, this.officeRank);
   }
 
   private distances: Float64Array | undefined;
@@ -166,18 +158,6 @@ export class BrokerAttributes {
   scratchDistances(): Float64Array {
     this.distances ??= new Float64Array(this.averageRating.length).fill(Number.POSITIVE_INFINITY);
     return this.distances;
-  }
-
-  /** Office slots in every grid cell that overlaps the box. */
-  *officesIn(box: { minLat: number; maxLat: number; minLng: number; maxLng: number }): Generator<Int32Array> {
-    const [fromLat, toLat] = [cellIndex(box.minLat, 90), cellIndex(box.maxLat, 90)];
-    const [fromLng, toLng] = [cellIndex(Math.max(-180, box.minLng), 180), cellIndex(Math.min(180, box.maxLng), 180)];
-    for (let lat = fromLat; lat <= toLat; lat++) {
-      for (let lng = fromLng; lng <= toLng; lng++) {
-        const members = this.officeCells.get(lat * CELLS_PER_TURN + lng);
-        if (members) yield members;
-      }
-    }
   }
 
   /** Ranks (ascending) whose list holds `valueId`. */
@@ -197,18 +177,12 @@ export class BrokerAttributes {
 
   /** Approximate bytes held (for cache accounting). */
   bytes(): number {
-    const arrays = [this.averageRating, this.reviewCount, this.verified, this.officeLat, this.officeLng, this.officeCosLat, this.officeProvince, this.officeCity,
+    const arrays = [this.averageRating, this.reviewCount, this.verified, this.officeLat, this.officeLng, this.officeProvince, this.officeCity,
       this.officeStart, this.linesOf.start, this.linesOf.values, this.languagesOf.start, this.languagesOf.values,
       this.specialtiesOf.start, this.specialtiesOf.values];
-    return arrays.reduce((sum, a) => sum + a.byteLength, 0);
+    return arrays.reduce((sum, a) => sum + a.byteLength, this.grid.bytes());
   }
 }
-
-/** Grid cells of a quarter degree: a 25 km search reads about four of them. */
-const CELL_DEGREES = 0.25;
-const CELLS_PER_TURN = 360 / CELL_DEGREES + 1;
-const cellIndex = (degrees: number, offset: number) => Math.floor((degrees + offset) / CELL_DEGREES);
-const cellOf = (lat: number, lng: number) => cellIndex(lat, 90) * CELLS_PER_TURN + cellIndex(lng, 180);
 
 const EMPTY = new Int32Array(0);
 

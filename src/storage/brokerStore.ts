@@ -14,6 +14,7 @@ import { DirectoryVersion } from "./directoryVersion.ts";
 import { BrokerLookups, type DetailRow, type LocationRow } from "./brokerLookups.ts";
 import { ReviewPages } from "./reviewPages.ts";
 import { VersionedCache } from "./versionedCache.ts";
+import { searchAnswerBytes } from "./searchAnswerBytes.ts";
 import type { CacheStats } from "../cache/boundedCache.ts";
 
 /** A broker search as the procedures hand it over (already validated and folded). */
@@ -141,12 +142,13 @@ export class BrokerStore {
     };
     const key = `search|${JSON.stringify(indexFilter)}|${page}|${limit}`;
     const version = this.version();
-    return this.cache.get(key, version, () => {
+    return this.cache.get<SearchAnswer>(key, version, () => {
       const { ids, items: fromIndex, distances, total, facets } = this.index.search(indexFilter, (page - 1) * limit, limit, version);
       const items: SearchItem[] = fromIndex ?? this.listItems(ids);
       if (distances) items.forEach((item, i) => (item.distanceKm = roundKm(distances[i]!)));
-      return { items, total, ...(facets ? { facets } : {}) };
-    }) as SearchAnswer;
+      const answer: SearchAnswer = { items, total, ...(facets ? { facets } : {}) };
+      return answer;
+    }, searchAnswerBytes);
   }
 
   /** List items by id, in the order given, read in one query (before the index holds them in memory). */

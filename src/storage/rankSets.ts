@@ -35,21 +35,22 @@ export function withMembership(set: RankSet, rankCount: number): RankSet {
  */
 export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: number): RankSet {
   const box = boundingBox(centre, radiusKm);
-  const { officeLat, officeLng, officeCosLat, officeRank } = attributes;
+  const { lat: officeLat, lng: officeLng, cosLat: officeCosLat, rank: officeRank } = attributes.grid;
   const cosCentre = cosOfLatitude(centre.lat);
   // Nearest distance per rank in a scratch array the attributes own (no map, no allocation per
   // office); `touched` lists the ranks written, to read them back and reset them.
   const best = attributes.scratchDistances();
   const touched: number[] = [];
-  for (const slots of attributes.officesIn(box)) {
-    for (let k = 0; k < slots.length; k++) {
-      const slot = slots[k]!;
-      const lat = officeLat[slot]!;
-      const lng = officeLng[slot]!;
+  const spans: number[] = [];
+  const spanEnds = attributes.grid.spans(box, spans);
+  for (let s = 0; s < spanEnds; s += 2) {
+    for (let at = spans[s]!; at < spans[s + 1]!; at++) {
+      const lat = officeLat[at]!;
+      const lng = officeLng[at]!;
       if (lat < box.minLat || lat > box.maxLat || lng < box.minLng || lng > box.maxLng) continue;
-      const km = haversineKm(centre.lat, centre.lng, cosCentre, lat, lng, officeCosLat[slot]!);
+      const km = haversineKm(centre.lat, centre.lng, cosCentre, lat, lng, officeCosLat[at]!);
       if (km > radiusKm) continue;
-      const rank = officeRank[slot]!;
+      const rank = officeRank[at]!;
       const previous = best[rank]!;
       if (previous === Number.POSITIVE_INFINITY) touched.push(rank);
       if (km < previous) best[rank] = km;
