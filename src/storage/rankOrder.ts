@@ -19,19 +19,20 @@ export interface GlobalOrder {
  * unique (the rank is part of it): distance and relevance pack (measure, rank) into one float,
  * rating and reviews use the match's position in an order computed once per directory version.
  * Only the smallest `end` keys are picked and sorted (a page needs no more), which is the same
- * prefix a full sort of unique keys gives.
+ * prefix a full sort of unique keys gives. The keys are written into `scratch` (one number per
+ * rank, owned by the index), so a search allocates only its page.
  */
 export function orderRanks(
   matches: Int32Array,
   sort: BrokerSort,
   end: number,
-  context: { near?: RankSet; text?: RankSet; globalOrder: (sort: "rating" | "reviews") => GlobalOrder },
+  context: { near?: RankSet; text?: RankSet; globalOrder: (sort: "rating" | "reviews") => GlobalOrder; scratch: Float64Array },
 ): Int32Array {
   if (sort === "name" || matches.length < 2) return matches.subarray(0, Math.min(end, matches.length));
+  const keys = context.scratch.subarray(0, matches.length);
   if (sort === "rating" || sort === "reviews") {
     const { order, positionOf } = context.globalOrder(sort);
     if (matches.length === order.length) return order.subarray(0, Math.min(end, order.length));
-    const keys = new Float64Array(matches.length);
     for (let i = 0; i < matches.length; i++) keys[i] = positionOf[matches[i]!]!;
     const first = smallestSorted(keys, end);
     const ordered = new Int32Array(first.length);
@@ -40,32 +41,21 @@ export function orderRanks(
   }
   const measureSet = sort === "distance" ? context.near : context.text;
   if (!measureSet) return matches.subarray(0, Math.min(end, matches.length));
-  const values = valuesFor(matches, measureSet);
-  const keys = new Float64Array(matches.length);
+  // The set's value for each match: both ascending, so one walk through the set (matches are a subset of it).
+  const { ranks, values } = measureSet;
+  let j = 0;
   for (let i = 0; i < matches.length; i++) {
+    const rank = matches[i]!;
+    while (j < ranks.length && ranks[j]! < rank) j++;
+    const value = values && ranks[j] === rank ? values[j]! : 0;
     // Distance in metres; bm25 (negative, lower is better) shifted positive at 1e-5 resolution.
-    const value = values[i]!;
     const measure = sort === "distance" ? Math.round(value * 1000) : Math.round((Math.max(-1000, value) + 1000) * 1e5);
-    keys[i] = measure * RANK_BITS + matches[i]!;
+    keys[i] = measure * RANK_BITS + rank;
   }
   const first = smallestSorted(keys, end);
   const ordered = new Int32Array(first.length);
   for (let i = 0; i < first.length; i++) ordered[i] = first[i]! % RANK_BITS;
   return ordered;
-}
-
-/** The set's value for each match: both ascending, so one walk through the set (matches are a subset of it). */
-function valuesFor(matches: Int32Array, set: RankSet): Float64Array {
-  const out = new Float64Array(matches.length);
-  const { ranks, values } = set;
-  if (!values) return out;
-  let j = 0;
-  for (let i = 0; i < matches.length; i++) {
-    const rank = matches[i]!;
-    while (j < ranks.length && ranks[j]! < rank) j++;
-    out[i] = ranks[j] === rank ? values[j]! : 0;
-  }
-  return out;
 }
 
 /** Highest average first, then most reviewed, then alphabetical; or most reviewed first, then alphabetical. */

@@ -65,12 +65,14 @@ export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: 
   return { ranks, values };
 }
 
-/** The ranks among `ranks` whose average rating is at least `min` (brokers without reviews count as 0). */
-export function atLeast(ranks: Int32Array, averageRating: Float64Array, min: number): Int32Array {
-  const out = new Int32Array(ranks.length);
+/**
+ * The ranks among `ranks` whose average rating is at least `min` (brokers without reviews count
+ * as 0), written into `into` (which may be `ranks` itself: the filter writes behind its reads).
+ */
+export function atLeast(ranks: Int32Array, averageRating: Float64Array, min: number, into: Int32Array): Int32Array {
   let n = 0;
-  for (let i = 0; i < ranks.length; i++) if (averageRating[ranks[i]!]! >= min) out[n++] = ranks[i]!;
-  return out.subarray(0, n);
+  for (let i = 0; i < ranks.length; i++) if (averageRating[ranks[i]!]! >= min) into[n++] = ranks[i]!;
+  return into.subarray(0, n);
 }
 
 /** Brokers whose verification mark equals `verified`. */
@@ -98,24 +100,25 @@ export function valueAt(set: RankSet, rank: number): number | undefined {
 
 /**
  * Intersection of sets (ranks ascending): the smallest is walked, each other set is tested by
- * its membership map when it has one, else galloped through.
+ * its membership map when it has one, else galloped through. With one set, its own ranks; with
+ * more, the result is written into `into` (scratch space the caller owns, at least as long as
+ * the smallest set): each step writes behind its reads, so it filters in place.
  */
-export function intersectAll(sets: readonly RankSet[]): Int32Array {
+export function intersectAll(sets: readonly RankSet[], into: Int32Array): Int32Array {
   const bySize = [...sets].sort((a, b) => a.ranks.length - b.ranks.length);
   let out = bySize[0]!.ranks;
-  for (const set of bySize.slice(1)) out = set.member ? keepMembers(out, set.member) : intersectSorted(out, set.ranks);
+  for (const set of bySize.slice(1)) out = set.member ? keepMembers(out, set.member, into) : intersectSorted(out, set.ranks, into);
   return out;
 }
 
-function keepMembers(ranks: Int32Array, member: Uint8Array): Int32Array {
-  const out = new Int32Array(ranks.length);
+function keepMembers(ranks: Int32Array, member: Uint8Array, into: Int32Array): Int32Array {
   let n = 0;
-  for (let i = 0; i < ranks.length; i++) if (member[ranks[i]!] === 1) out[n++] = ranks[i]!;
-  return out.subarray(0, n);
+  for (let i = 0; i < ranks.length; i++) if (member[ranks[i]!] === 1) into[n++] = ranks[i]!;
+  return into.subarray(0, n);
 }
 
-function intersectSorted(small: Int32Array, large: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(small.length, large.length));
+function intersectSorted(small: Int32Array, large: Int32Array, into: Int32Array): Int32Array {
+  const out = into;
   let n = 0;
   let j = 0;
   for (let i = 0; i < small.length && j < large.length; i++) {

@@ -67,6 +67,11 @@ export class SearchIndex {
   private rankOfId = new Int32Array(0);
   private readonly sets = new BoundedCache<RankSet>("search-index", SET_LIMITS, rankSetBytes);
   private readonly changes: DirectoryChanges;
+  /**
+   * Space a search writes its intermediate results into (one number per rank, reused by every
+   * search: they run one at a time), so a search over 40,000 matches allocates only its page.
+   */
+  private scratch = { matches: new Int32Array(0), facet: new Int32Array(0), keys: new Float64Array(0) };
   /** The last journal entry this index reflects (see DirectoryChanges). */
   private appliedChange = 0;
   private attributesOfVersion: BrokerAttributes | undefined;
@@ -136,12 +141,13 @@ export class SearchIndex {
   search(filter: IndexFilter, offset: number, limit: number, version: number): IndexPage {
     this.refresh(version);
     const parts = this.partsOf(filter);
-    const matches = this.intersect(parts, filter.minRating);
+    const matches = this.intersect(parts, filter.minRating, this.scratch.matches);
     const near = parts.get("near");
     const first = orderRanks(matches, filter.sort ?? "name", offset + limit, {
       near,
       text: parts.get("text"),
       globalOrder: (sort) => this.globalOrder(sort),
+      scratch: this.scratch.keys,
     });
     const page = first.subarray(Math.min(offset, first.length));
     const ids = Array.from(page, (rank) => this.rankToId[rank]!);
@@ -172,11 +178,12 @@ export class SearchIndex {
   }
 
   /** Ranks in every part but `without` (all published brokers when none applies). */
-  private intersect(parts: Map<Part, RankSet>, minRating: number | undefined, without?: Part): Int32Array {
+  /** Written into `into` (scratch space) unless one set alone answers; valid until `into` is written again. */
+  private intersect(parts: Map<Part, RankSet>, minRating: number | undefined, into: Int32Array, without?: Part): Int32Array {
     const sets = [...parts].filter(([part]) => part !== without).map(([, set]) => set);
-    const matches = sets.length === 0 ? this.allRanks : intersectAll(sets);
+    const matches = sets.length === 0 ? this.allRanks : intersectAll(sets, into);
     // minRating is a test on each match rather than a set: thresholds are endless, the test cheap.
-    return minRating !== undefined && minRating > 0 ? atLeast(matches, this.attributes().averageRating, minRating) : matches;
+    return minRating !== undefined && minRating > 0 ? atLeast(matches, this.attributes().averageRating, minRating, into) : matches;
   }
 
   private facets(filter: IndexFilter, parts: Map<Part, RankSet>, allMatches: Int32Array): FacetCounts {
@@ -185,7 +192,7 @@ export class SearchIndex {
     for (const facet of filter.facets ?? []) {
       // A facet whose own filter is not in the search counts the search's matches themselves.
       const excluded = FACET_EXCLUDES[facet];
-      const matches = parts.has(excluded) ? this.intersect(parts, filter.minRating, excluded) : allMatches;
+      const matches = parts.has(excluded) ? this.intersect(parts, filter.minRating, this.scratch.facet, excluded) : allMatches;
       // A location facet keeps the other location filter at office level: city=ottawa counts provinces of Ottawa offices.
       const office =
         facet === "province" && filter.city ? { cityId: attributes.cities.find(filter.city) ?? -1 }
@@ -245,6 +252,9 @@ export class SearchIndex {
     this.rankOfId = new Int32Array(maxId + 1).fill(-1);
     for (let rank = 0; rank < ids.length; rank++) this.rankOfId[ids[rank]!] = rank;
     this.allRanks = Int32Array.from({ length: ids.length }, (_, rank) => rank);
+    if (this.scratch.matches.length !== ids.length) {
+      this.scratch = { matches: new Int32Array(ids.length), facet: new Int32Array(ids.length), keys: new Float64Array(ids.length) };
+    }
     this.attributesOfVersion = undefined;
     this.orders.clear();
     this.sets.clear();

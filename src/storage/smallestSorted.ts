@@ -2,11 +2,12 @@
  * The `count` smallest of `keys`, ascending (all of them when there are fewer). With distinct
  * keys this is exactly the first `count` of a full sort. A page wants the first twenty of
  * 40,000 matches: a bounded max-heap picks them in one pass instead of sorting everything.
+ * `keys` is scratch: it may be left reordered.
  */
 export function smallestSorted(keys: Float64Array, count: number): Float64Array {
   if (count <= 0) return new Float64Array(0);
-  // Past a quarter of the keys, the engine's native sort is as quick as the heap.
-  if (count * 4 >= keys.length) return keys.slice().sort().subarray(0, Math.min(count, keys.length));
+  // Past a quarter of the keys, the engine's native sort (in place) is as quick as the heap.
+  if (count * 4 >= keys.length) return keys.sort().subarray(0, Math.min(count, keys.length));
   const heap = new Float64Array(count);
   let size = 0;
   for (let i = 0; i < keys.length; i++) {
