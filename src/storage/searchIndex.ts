@@ -51,8 +51,9 @@ const FACET_EXCLUDES: Record<BrokerFacet, Part> = { province: "location", city: 
 const SET_LIMITS = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
 
 /**
- * An in-memory index over the published directory, rebuilt from the database whenever the
- * directory version moves (a cache, never the source of truth).
+ * An in-memory index over the published directory, brought up to date whenever the directory
+ * version moves: review writes are applied in place from the change journal, anything else
+ * rebuilds it from the database (a cache, never the source of truth; see refresh).
  *
  * Each published broker has a rank: its position in alphabetical order. Every filter value
  * (a province, a city, a line, a text query) maps to the sorted ranks of its brokers, read
