@@ -174,7 +174,9 @@ export class SearchIndex {
     if (language) parts.set("language", this.derived(`lang|${language}`, (a) => ({ ranks: a.ranksWith(a.languagesOf, a.languages.find(language)) })));
     if (specialty) parts.set("specialty", this.derived(`spec|${specialty}`, (a) => ({ ranks: a.ranksWith(a.specialtiesOf, a.specialties.find(specialty)) })));
     if (verified !== undefined) parts.set("verified", this.derived(`v|${verified}`, (a) => verifiedSet(a, verified)));
-    if (near) parts.set("near", this.derived(`n|${near.lat}|${near.lng}|${near.radiusKm}`, (a) => nearSet(a, near, near.radiusKm), false));
+    // A near set is computed each time, not kept: points and radii rarely repeat, and each kept
+    // set (up to 30,000 ranks with their distances) would push reusable sets out of the cache.
+    if (near) parts.set("near", nearSet(this.attributes(), near, near.radiusKm));
     return parts;
   }
 
@@ -217,10 +219,10 @@ export class SearchIndex {
   }
 
   /** A set computed from the attributes rather than read by a query, kept like the others. */
-  private derived(key: string, compute: (attributes: BrokerAttributes) => RankSet, reused = true): RankSet {
+  private derived(key: string, compute: (attributes: BrokerAttributes) => RankSet): RankSet {
     const cached = this.sets.get(key);
     if (cached) return cached;
-    return this.keep(key, compute(this.attributes()), reused);
+    return this.keep(key, compute(this.attributes()));
   }
 
   /**
@@ -329,12 +331,11 @@ export class SearchIndex {
   }
 
   /**
-   * Keeps a set (the bounded cache evicts the least recently used past its caps). A large set that
-   * other searches reuse (a province, a language) gets its membership map; a near set, rarely met
-   * twice, does not.
+   * Keeps a set (the bounded cache evicts the least recently used past its caps); a large one
+   * (a province, a language) with its membership map, so intersections test rather than search.
    */
-  private keep(key: string, set: RankSet, reused = true): RankSet {
-    const kept = reused ? withMembership(set, this.rankToId.length) : set;
+  private keep(key: string, set: RankSet): RankSet {
+    const kept = withMembership(set, this.rankToId.length);
     this.sets.set(key, kept);
     return kept;
   }
