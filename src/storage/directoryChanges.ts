@@ -8,7 +8,7 @@ export type ChangesSince = { last: number; ratingsOf: number[] } | { last: numbe
 
 /**
  * Reads the `directory_changes` journal (written by triggers, from any process: migration
- * 0008). A reader remembers the last sequence number it applied and asks what came after.
+ * 0009). A reader remembers the last sequence number it applied and asks what came after.
  */
 export class DirectoryChanges {
   private readonly latestQuery;
