@@ -150,6 +150,18 @@ export const meta = sqliteTable("meta", {
 });
 
 /**
+ * What changed in the directory, broker by broker, written by triggers (any process): the
+ * search index reads the changes since the last one it applied, and updates ratings in place
+ * (`ratingsOnly`: a review moved a broker's average or count) instead of rebuilding from every
+ * row. Only the latest 10,000 changes are kept; an index further behind rebuilds.
+ */
+export const directoryChanges = sqliteTable("directory_changes", {
+  seq: integer("seq").primaryKey({ autoIncrement: true }),
+  brokerId: integer("broker_id").notNull(),
+  ratingsOnly: integer("ratings_only", { mode: "boolean" }).notNull(),
+});
+
+/**
  * The carrier catalogue (db/seed/carriers.json, seeded with the directory): the only carriers
  * the quote engine prices. Slugs are stable ids; lines and provinces are small JSON arrays,
  * read whole (30 rows) into a cache keyed on `directory_version`.

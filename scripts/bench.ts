@@ -19,6 +19,7 @@ import { printUsageIfAsked } from "./bench/usage.ts";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
 import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
+import { memoryOf } from "./bench/processMemory.ts";
 import { buildScenarios, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
 
@@ -160,6 +161,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         benchFirstSearchMs: round(firstSearchMs),
       },
       peakRssBytes: peakRssBytes(server.proc.pid),
+      rssAnonBytesAfter: memoryOf(server.proc.pid).rssAnon,
       ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength },
       scenarios: records,
     };

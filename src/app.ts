@@ -45,6 +45,8 @@ export interface RunningApp {
 
 /** How often the in-memory usage counts are written to key_usage_daily. */
 const USAGE_FLUSH_MS = 60_000;
+/** After start, when the discovery index is loaded (a search arriving first is answered without it). */
+const DISCOVERY_WARM_UP_DELAY_MS = 500;
 
 /** Opens and migrates the database, loads demo data if asked, and starts serving. */
 export function startApp(options: AppOptions): RunningApp {
@@ -83,13 +85,17 @@ export function startApp(options: AppOptions): RunningApp {
   usageFlush.unref();
   const maintenance = startMaintenance(services);
   // Off the start-up path: the server answers /healthz at once, and searches find the index built.
-  setTimeout(() => {
+  // Then, a moment later (the first searches are answered from the alphabetical index meanwhile),
+  // what discovery needs: built here, a discovery search does not pay for it.
+  const warmUp = (what: string, step: () => void) => () => {
     try {
-      services.brokers.warm();
+      step();
     } catch (error) {
-      log.warn("search index warm-up skipped", { error: error instanceof Error ? error.message : String(error) });
+      log.warn(`${what} warm-up skipped`, { error: error instanceof Error ? error.message : String(error) });
     }
-  }, 0);
+  };
+  setTimeout(warmUp("search index", () => services.brokers.warm()), 0);
+  setTimeout(warmUp("discovery index", () => services.brokers.warmDiscovery()), DISCOVERY_WARM_UP_DELAY_MS).unref();
   const host = options.hostname === "0.0.0.0" || options.hostname === "::" ? "localhost" : options.hostname;
   return {
     server,

@@ -36,6 +36,8 @@ export interface BenchRecord {
     benchFirstSearchMs: number;
   };
   peakRssBytes: number;
+  /** The server's anonymous resident memory (RssAnon: heap, not the mapped database) after the last scenario. */
+  rssAnonBytesAfter?: number;
   ceiling: { result: Measured; responseBytes: number };
   scenarios: ScenarioRecord[];
 }
@@ -75,7 +77,8 @@ export function summaryLines(record: BenchRecord): string[] {
     `${fmt(d.brokers)} brokers (${fmt(d.publishedBrokers)} published, ${fmt(d.reviews)} reviews), database ${mb(d.databaseBytes)}, seeded in ${d.seedSeconds.toFixed(1)} s`,
     `startup to /healthz: demo first start ${s.demoFirstStartMs.toFixed(0)} ms, demo restart ${s.demoRestartMs.toFixed(0)} ms, ` +
       `this database ${s.benchDatabaseMs.toFixed(0)} ms (first search answered at ${s.benchFirstSearchMs.toFixed(0)} ms)`,
-    `server peak RSS (VmHWM) ${mb(record.peakRssBytes)}`,
+    `server peak RSS (VmHWM) ${mb(record.peakRssBytes)}` +
+      (record.rssAnonBytesAfter === undefined ? "" : `, anonymous memory (RssAnon) after the run ${mb(record.rssAnonBytesAfter)}`),
     `${record.server.describe}, log level ${record.server.logLevel}; ${record.loadGenerator}, ${record.settings.threads} thread, ` +
       `${record.settings.connections} connections, ${record.settings.durationSeconds} s per scenario after ${record.settings.warmupSeconds} s warm-up`,
     `machine: ${record.machine.cores} cores (${record.machine.cpu}), ${record.machine.memoryGiB} GiB, Linux ${record.machine.kernel}, Bun ${record.bun}`,

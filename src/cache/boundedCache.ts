@@ -64,10 +64,13 @@ export class BoundedCache<V> {
     return entry.value;
   }
 
-  /** Keeps the value (unless it alone is over the entry cap), then evicts down to the caps. */
-  set(key: string, value: V): void {
+  /**
+   * Keeps the value (unless it alone is over the entry cap), then evicts down to the caps.
+   * `bytes`: the value's size when the caller knows it more cheaply than the cache's sizeOf.
+   */
+  set(key: string, value: V, bytes?: number): void {
     this.delete(key);
-    const cost = key.length * 2 + ENTRY_OVERHEAD_BYTES + this.sizeOf(value);
+    const cost = key.length * 2 + ENTRY_OVERHEAD_BYTES + (bytes ?? this.sizeOf(value));
     if (cost > this.maxEntryBytes) return;
     this.entries.set(key, { value, cost });
     this.newest = key;

@@ -1,7 +1,8 @@
-import { eq, sql } from "drizzle-orm";
-import { brokerLocations, brokers } from "../../db/schema.ts";
 import { PROVINCE_CODES } from "../domain/provinces.ts";
 import { foldText } from "../domain/text.ts";
+import { cosOfLatitude } from "../domain/geo/distance.ts";
+import { ListColumns } from "./listColumns.ts";
+import { OfficeGrid } from "./officeGrid.ts";
 import type { DirectoryDb } from "./database.ts";
 
 /** Values of one kind (cities, lines, languages…) numbered in first-seen order, with a display name each. */
@@ -55,8 +56,8 @@ export class BrokerAttributes {
   readonly officeCity: Int32Array;
   /** The rank each office slot belongs to. */
   readonly officeRank: Int32Array;
-  /** Office slots by grid cell (see cellOf): a near search reads only the cells its box overlaps. */
-  readonly officeCells = new Map<number, Int32Array>();
+  /** The offices with coordinates in grid order: a near search reads only the cells its box overlaps. */
+  readonly grid: OfficeGrid;
   readonly cities = new Vocabulary();
   readonly lines = new Vocabulary();
   readonly languages = new Vocabulary();
@@ -64,81 +65,92 @@ export class BrokerAttributes {
   readonly linesOf: RankLists;
   readonly languagesOf: RankLists;
   readonly specialtiesOf: RankLists;
+  /** What a list item shows, so a page needs no query. */
+  readonly list: ListColumns;
 
-  constructor(db: DirectoryDb, idToRank: ReadonlyMap<number, number>) {
-    const n = idToRank.size;
+  constructor(db: DirectoryDb, rankOfId: Int32Array, n: number) {
+    const rankOf = (id: number) => (id < rankOfId.length ? rankOfId[id]! : -1);
     this.averageRating = new Float64Array(n);
     this.reviewCount = new Int32Array(n);
     this.verified = new Uint8Array(n);
-    const lineLists: number[][] = Array.from({ length: n }, () => []);
-    const languageLists: number[][] = Array.from({ length: n }, () => []);
-    const specialtyLists: number[][] = Array.from({ length: n }, () => []);
-    const rows = db
-      .select({
-        id: brokers.id,
-        averageRating: brokers.averageRating,
-        reviewCount: brokers.reviewCount,
-        isVerified: brokers.isVerified,
-        insuranceLines: brokers.insuranceLines,
-        languages: brokers.languages,
-        specialties: brokers.specialties,
-      })
-      .from(brokers)
-      .where(eq(brokers.published, true))
-      .all();
-    for (const row of rows) {
-      const rank = idToRank.get(row.id);
-      if (rank === undefined) continue;
-      this.averageRating[rank] = row.averageRating ?? 0;
-      this.reviewCount[rank] = row.reviewCount;
-      this.verified[rank] = row.isVerified ? 1 : 0;
-      lineLists[rank] = row.insuranceLines.map((line) => this.lines.idOfName(line));
-      languageLists[rank] = row.languages.map((language) => this.languages.idOfName(language));
-      specialtyLists[rank] = row.specialties.map((specialty) => this.specialties.idOfName(specialty));
+    const lineLists: Int32Array[] = new Array(n).fill(EMPTY);
+    const languageLists: Int32Array[] = new Array(n).fill(EMPTY);
+    const specialtyLists: Int32Array[] = new Array(n).fill(EMPTY);
+    // Raw rows (arrays, JSON lists as their text): most brokers share a few list texts, so each
+    // distinct text is parsed and numbered once.
+    const lineIds = listReader(this.lines);
+    const languageIds = listReader(this.languages);
+    const specialtyIds = listReader(this.specialties);
+    // One sequential pass over the table (the published index would cost a lookup per row), then
+    // each broker in rank order, so values are numbered, and named, where alphabetically first seen.
+    const rows = db.$client
+      .query(
+        "SELECT id, average_rating, review_count, is_verified, insurance_lines, languages, specialties, name, slug, description, province, city " +
+          "FROM brokers NOT INDEXED WHERE published = 1",
+      )
+      .values() as [number, number | null, number, number, string, string, string, string, string, string, string, string][];
+    this.list = new ListColumns(n);
+    const rowOfRank = new Int32Array(n).fill(-1);
+    for (let i = 0; i < rows.length; i++) {
+      const rank = rankOf(rows[i]![0]);
+      if (rank >= 0) rowOfRank[rank] = i;
+    }
+    for (let rank = 0; rank < n; rank++) {
+      if (rowOfRank[rank]! < 0) continue;
+      const [, averageRating, reviewCount, isVerified, lines, languages, specialties, name, slug, description, province, city] = rows[rowOfRank[rank]!]!;
+      this.list.set(rank, name, slug, description, province, city);
+      this.averageRating[rank] = averageRating ?? 0;
+      this.reviewCount[rank] = reviewCount;
+      this.verified[rank] = isVerified ? 1 : 0;
+      lineLists[rank] = lineIds(lines);
+      languageLists[rank] = languageIds(languages);
+      specialtyLists[rank] = specialtyIds(specialties);
     }
     this.linesOf = flatten(lineLists);
     this.languagesOf = flatten(languageLists);
     this.specialtiesOf = flatten(specialtyLists);
 
-    const officeRows = db
-      .select({ brokerId: brokerLocations.brokerId, province: brokerLocations.province, cityKey: brokerLocations.cityKey, city: brokerLocations.city, lat: brokerLocations.latitude, lng: brokerLocations.longitude })
-      .from(brokerLocations)
-      .where(sql`${brokerLocations.brokerId} IN (SELECT ${brokers.id} FROM ${brokers} WHERE ${brokers.published} = 1)`)
-      .all();
-    const perRank: number[][] = Array.from({ length: n }, () => []);
-    officeRows.forEach((office, i) => {
-      const rank = idToRank.get(office.brokerId);
-      if (rank !== undefined) perRank[rank]!.push(i);
-    });
+    // Every office (those of unpublished brokers have no rank and are skipped below).
+    const officeRows = db.$client
+      .query("SELECT broker_id, province, city_key, city, latitude, longitude FROM broker_locations")
+      .values() as [number, string, string, string, number | null, number | null][];
+    // Offices grouped by rank (a counting sort that keeps the query's order within a rank).
     this.officeStart = new Int32Array(n + 1);
-    perRank.forEach((list, rank) => (this.officeStart[rank + 1] = this.officeStart[rank]! + list.length));
+    const rankOfRow = new Int32Array(officeRows.length);
+    for (let i = 0; i < officeRows.length; i++) {
+      const rank = rankOf(officeRows[i]![0]);
+      rankOfRow[i] = rank;
+      if (rank >= 0) this.officeStart[rank + 1]!++;
+    }
+    for (let rank = 0; rank < n; rank++) this.officeStart[rank + 1]! += this.officeStart[rank]!;
     const total = this.officeStart[n]!;
+    const rowOfSlot = new Int32Array(total);
+    const next = this.officeStart.slice(0, n);
+    for (let i = 0; i < officeRows.length; i++) {
+      const rank = rankOfRow[i]!;
+      if (rank >= 0) rowOfSlot[next[rank]!++] = i;
+    }
     this.officeLat = new Float64Array(total);
     this.officeLng = new Float64Array(total);
+    const officeCosLat = new Float64Array(total);
     this.officeProvince = new Uint8Array(total);
     this.officeCity = new Int32Array(total);
     this.officeRank = new Int32Array(total);
-    const cells = new Map<number, number[]>();
-    let slot = 0;
-    for (const [rank, list] of perRank.entries()) {
-      for (const i of list) {
-        const office = officeRows[i]!;
+    const provinceIndex = new Map<string, number>(PROVINCE_CODES.map((code, i) => [code, i]));
+    // Slot order (rank by rank), so each city is numbered, and named, where it is first seen.
+    for (let rank = 0; rank < n; rank++) {
+      for (let slot = this.officeStart[rank]!; slot < this.officeStart[rank + 1]!; slot++) {
+        const [, province, cityKey, city, lat, lng] = officeRows[rowOfSlot[slot]!]!;
         // An office without coordinates can never be "near": NaN fails every distance test.
-        this.officeLat[slot] = office.lat ?? Number.NaN;
-        this.officeLng[slot] = office.lng ?? Number.NaN;
-        this.officeProvince[slot] = Math.max(0, PROVINCE_CODES.indexOf(office.province as (typeof PROVINCE_CODES)[number]));
-        this.officeCity[slot] = this.cities.idOf(office.cityKey, office.city);
+        this.officeLat[slot] = lat ?? Number.NaN;
+        this.officeLng[slot] = lng ?? Number.NaN;
+        officeCosLat[slot] = lat === null ? Number.NaN : cosOfLatitude(lat);
+        this.officeProvince[slot] = provinceIndex.get(province) ?? 0;
+        this.officeCity[slot] = this.cities.idOf(cityKey, city);
         this.officeRank[slot] = rank;
-        if (office.lat !== null && office.lng !== null) {
-          const cell = cellOf(office.lat, office.lng);
-          const members = cells.get(cell);
-          if (members) members.push(slot);
-          else cells.set(cell, [slot]);
-        }
-        slot++;
       }
     }
-    for (const [cell, members] of cells) this.officeCells.set(cell, Int32Array.from(members));
+    this.grid = new OfficeGrid(this.officeLat, this.officeLng, officeCosLat, this.officeRank);
   }
 
   private distances: Float64Array | undefined;
@@ -146,18 +158,6 @@ export class BrokerAttributes {
   scratchDistances(): Float64Array {
     this.distances ??= new Float64Array(this.averageRating.length).fill(Number.POSITIVE_INFINITY);
     return this.distances;
-  }
-
-  /** Office slots in every grid cell that overlaps the box. */
-  *officesIn(box: { minLat: number; maxLat: number; minLng: number; maxLng: number }): Generator<Int32Array> {
-    const [fromLat, toLat] = [cellIndex(box.minLat, 90), cellIndex(box.maxLat, 90)];
-    const [fromLng, toLng] = [cellIndex(Math.max(-180, box.minLng), 180), cellIndex(Math.min(180, box.maxLng), 180)];
-    for (let lat = fromLat; lat <= toLat; lat++) {
-      for (let lng = fromLng; lng <= toLng; lng++) {
-        const members = this.officeCells.get(lat * CELLS_PER_TURN + lng);
-        if (members) yield members;
-      }
-    }
   }
 
   /** Ranks (ascending) whose list holds `valueId`. */
@@ -180,17 +180,23 @@ export class BrokerAttributes {
     const arrays = [this.averageRating, this.reviewCount, this.verified, this.officeLat, this.officeLng, this.officeProvince, this.officeCity,
       this.officeStart, this.linesOf.start, this.linesOf.values, this.languagesOf.start, this.languagesOf.values,
       this.specialtiesOf.start, this.specialtiesOf.values];
-    return arrays.reduce((sum, a) => sum + a.byteLength, 0);
+    return arrays.reduce((sum, a) => sum + a.byteLength, this.grid.bytes());
   }
 }
 
-/** Grid cells of a quarter degree: a 25 km search reads about four of them. */
-const CELL_DEGREES = 0.25;
-const CELLS_PER_TURN = 360 / CELL_DEGREES + 1;
-const cellIndex = (degrees: number, offset: number) => Math.floor((degrees + offset) / CELL_DEGREES);
-const cellOf = (lat: number, lng: number) => cellIndex(lat, 90) * CELLS_PER_TURN + cellIndex(lng, 180);
+const EMPTY = new Int32Array(0);
 
-function flatten(lists: readonly (readonly number[])[]): RankLists {
+/** Numbers the values of a JSON list text (as stored) in a vocabulary; each distinct text is read once. */
+function listReader(vocabulary: Vocabulary): (json: string) => Int32Array {
+  const seen = new Map<string, Int32Array>();
+  return (json) => {
+    let ids = seen.get(json);
+    if (!ids) seen.set(json, (ids = Int32Array.from(JSON.parse(json) as string[], (name) => vocabulary.idOfName(name))));
+    return ids;
+  };
+}
+
+function flatten(lists: readonly ArrayLike<number>[]): RankLists {
   const start = new Int32Array(lists.length + 1);
   let total = 0;
   lists.forEach((list, i) => {
@@ -199,6 +205,6 @@ function flatten(lists: readonly (readonly number[])[]): RankLists {
   });
   start[lists.length] = total;
   const values = new Int32Array(total);
-  lists.forEach((list, i) => values.set(list, start[i]!));
+  lists.forEach((list, i) => values.set(list as ArrayLike<number>, start[i]!));
   return { start, values };
 }

@@ -14,6 +14,7 @@ import { DirectoryVersion } from "./directoryVersion.ts";
 import { BrokerLookups, type DetailRow, type LocationRow } from "./brokerLookups.ts";
 import { ReviewPages } from "./reviewPages.ts";
 import { VersionedCache } from "./versionedCache.ts";
+import { searchAnswerBytes } from "./searchAnswerBytes.ts";
 import type { CacheStats } from "../cache/boundedCache.ts";
 
 /** A broker search as the procedures hand it over (already validated and folded). */
@@ -141,29 +142,38 @@ export class BrokerStore {
     };
     const key = `search|${JSON.stringify(indexFilter)}|${page}|${limit}`;
     const version = this.version();
-    return this.cache.get(key, version, () => {
-      const { ids, distances, total, facets } = this.index.search(indexFilter, (page - 1) * limit, limit, version);
-      const rows = ids.length === 0 ? new Map() : new Map(this.listByIds.all({ ids: JSON.stringify(ids) }).map((row) => [row.id, row]));
-      const items: SearchItem[] = [];
-      ids.forEach((id, i) => {
-        const row = rows.get(id);
-        if (!row) return;
-        const item: SearchItem = toListItem(row);
-        if (distances) item.distanceKm = roundKm(distances[i]!);
-        items.push(item);
-      });
-      return { items, total, ...(facets ? { facets } : {}) };
-    }) as SearchAnswer;
+    return this.cache.get<SearchAnswer>(key, version, () => {
+      const { ids, items: fromIndex, distances, total, facets } = this.index.search(indexFilter, (page - 1) * limit, limit, version);
+      const items: SearchItem[] = fromIndex ?? this.listItems(ids);
+      if (distances) items.forEach((item, i) => (item.distanceKm = roundKm(distances[i]!)));
+      const answer: SearchAnswer = { items, total, ...(facets ? { facets } : {}) };
+      return answer;
+    }, searchAnswerBytes);
+  }
+
+  /** List items by id, in the order given, read in one query (before the index holds them in memory). */
+  private listItems(ids: readonly number[]): BrokerListItem[] {
+    if (ids.length === 0) return [];
+    const rows = new Map(this.listByIds.all({ ids: JSON.stringify(ids) }).map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [toListItem(row)] : [];
+    });
   }
 
   /** Its caches, for the registry that /metrics and the memory-bounds test read. */
   caches(): { stats(): CacheStats }[] {
-    return [this.cache, this.index];
+    return [this.cache, ...this.index.caches()];
   }
 
   /** Prepares the search index ahead of the first request. */
   warm(): void {
     this.index.warm(this.version());
+  }
+
+  /** Loads what discovery searches, facets and in-memory list items need (about 0.3–0.6 s at 100,000 brokers). */
+  warmDiscovery(): void {
+    this.index.warmAttributes(this.version());
   }
 
   findBySlug(slug: string): BrokerDetail | undefined {

@@ -1,71 +1,100 @@
 import type { BrokerSort } from "../schemas/discovery.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 import type { RankSet } from "./rankSets.ts";
+import { smallestSorted } from "./smallestSorted.ts";
 
 /** Ranks fit in 21 bits (two million brokers), so a sort key can carry the rank below a measure. */
 const RANK_BITS = 2 ** 21;
 
+/** A per-version order of every rank (rating or reviews) and each rank's position in it. */
+export interface GlobalOrder {
+  order: Int32Array;
+  positionOf: Int32Array;
+}
+
 /**
- * Orders matching ranks (ascending = alphabetical) as `sort` asks. Every order ends on the
- * rank, so ties go alphabetical and a page boundary never repeats or skips a broker. Distance
- * and relevance pack (measure, rank) into one float so the engine's native numeric sort does
- * the work; rating and reviews walk an order computed once per directory version.
+ * The first `end` matching ranks (ascending = alphabetical) in the order `sort` asks (all of
+ * them when fewer match). Every order ends on the rank, so ties go alphabetical and a page
+ * boundary never repeats or skips a broker. Each order is a numeric key per match that is
+ * unique (the rank is part of it): distance and relevance pack (measure, rank) into one float,
+ * rating and reviews use the match's position in an order computed once per directory version.
+ * Only the smallest `end` keys are picked and sorted (a page needs no more), which is the same
+ * prefix a full sort of unique keys gives. The keys are written into `scratch` (one number per
+ * rank, owned by the index), so a search allocates only its page.
  */
 export function orderRanks(
   matches: Int32Array,
   sort: BrokerSort,
-  context: { attributes?: BrokerAttributes; near?: RankSet; text?: RankSet; globalOrder: (sort: "rating" | "reviews") => Int32Array },
+  end: number,
+  context: { near?: RankSet; text?: RankSet; globalOrder: (sort: "rating" | "reviews") => GlobalOrder; scratch: Float64Array },
 ): Int32Array {
-  if (sort === "name" || matches.length < 2) return matches;
-  if (sort === "rating" || sort === "reviews") return filterOrder(context.globalOrder(sort), matches);
-  const measureSet = sort === "distance" ? context.near : context.text;
-  if (!measureSet) return matches;
-  const values = valuesFor(matches, measureSet);
-  const keys = new Float64Array(matches.length);
-  for (let i = 0; i < matches.length; i++) {
-    // Distance in metres; bm25 (negative, lower is better) shifted positive at 1e-5 resolution.
-    const value = values[i]!;
-    const measure = sort === "distance" ? Math.round(value * 1000) : Math.round((Math.max(-1000, value) + 1000) * 1e5);
-    keys[i] = measure * RANK_BITS + matches[i]!;
+  if (sort === "name" || matches.length < 2) return matches.subarray(0, Math.min(end, matches.length));
+  const keys = context.scratch.subarray(0, matches.length);
+  if (sort === "rating" || sort === "reviews") {
+    const { order, positionOf } = context.globalOrder(sort);
+    if (matches.length === order.length) return order.subarray(0, Math.min(end, order.length));
+    for (let i = 0; i < matches.length; i++) keys[i] = positionOf[matches[i]!]!;
+    const first = smallestSorted(keys, end);
+    const ordered = new Int32Array(first.length);
+    for (let i = 0; i < first.length; i++) ordered[i] = order[first[i]!]!;
+    return ordered;
   }
-  keys.sort();
-  const ordered = new Int32Array(keys.length);
-  for (let i = 0; i < keys.length; i++) ordered[i] = keys[i]! % RANK_BITS;
-  return ordered;
-}
-
-/** The set's value for each match: both ascending, so one walk through the set (matches are a subset of it). */
-function valuesFor(matches: Int32Array, set: RankSet): Float64Array {
-  const out = new Float64Array(matches.length);
-  const { ranks, values } = set;
-  if (!values) return out;
+  const measureSet = sort === "distance" ? context.near : context.text;
+  if (!measureSet) return matches.subarray(0, Math.min(end, matches.length));
+  // The set's value for each match: both ascending, so one walk through the set (matches are a subset of it).
+  const { ranks, values } = measureSet;
   let j = 0;
   for (let i = 0; i < matches.length; i++) {
     const rank = matches[i]!;
     while (j < ranks.length && ranks[j]! < rank) j++;
-    out[i] = ranks[j] === rank ? values[j]! : 0;
+    const value = values && ranks[j] === rank ? values[j]! : 0;
+    // Distance in metres; bm25 (negative, lower is better) shifted positive at 1e-5 resolution.
+    const measure = sort === "distance" ? Math.round(value * 1000) : Math.round((Math.max(-1000, value) + 1000) * 1e5);
+    keys[i] = measure * RANK_BITS + rank;
   }
-  return out;
+  const first = smallestSorted(keys, end);
+  const ordered = new Int32Array(first.length);
+  for (let i = 0; i < first.length; i++) ordered[i] = first[i]! % RANK_BITS;
+  return ordered;
 }
 
 /** Highest average first, then most reviewed, then alphabetical; or most reviewed first, then alphabetical. */
-export function globalOrder(attributes: BrokerAttributes, sort: "rating" | "reviews"): Int32Array {
-  const { averageRating, reviewCount } = attributes;
-  const order = Int32Array.from({ length: averageRating.length }, (_, rank) => rank);
-  return order.sort((a, b) =>
-    sort === "rating"
-      ? averageRating[b]! - averageRating[a]! || reviewCount[b]! - reviewCount[a]! || a - b
-      : reviewCount[b]! - reviewCount[a]! || a - b,
-  );
+export function globalOrder(attributes: BrokerAttributes, sort: "rating" | "reviews"): GlobalOrder {
+  const order = Int32Array.from({ length: attributes.averageRating.length }, (_, rank) => rank).sort(comparator(attributes, sort));
+  return { order, positionOf: positionsOf(order) };
 }
 
-/** The members of `order` that are in `matches` (ascending), keeping `order`'s sequence: O(n). */
-function filterOrder(order: Int32Array, matches: Int32Array): Int32Array {
-  if (matches.length === order.length) return order;
-  const member = new Uint8Array(order.length);
-  for (let i = 0; i < matches.length; i++) member[matches[i]!] = 1;
-  const out = new Int32Array(matches.length);
+/**
+ * The order after the ratings of `changed` ranks moved: each is taken out and put back where
+ * the comparator places it (a binary search), as a full sort of the same values would.
+ */
+export function reorder(previous: GlobalOrder, attributes: BrokerAttributes, sort: "rating" | "reviews", changed: readonly number[]): GlobalOrder {
+  const compare = comparator(attributes, sort);
+  const moving = new Uint8Array(previous.order.length);
+  for (const rank of changed) moving[rank] = 1;
+  const kept = previous.order.filter((rank) => moving[rank] === 0);
+  const order = new Int32Array(previous.order.length);
+  const placed = [...new Set(changed)].sort(compare);
+  // Merge the kept ranks (still in order among themselves) with the moved ones, sorted alike.
+  let i = 0;
+  let j = 0;
   let n = 0;
-  for (let i = 0; i < order.length; i++) if (member[order[i]!]) out[n++] = order[i]!;
-  return out;
+  while (i < kept.length || j < placed.length) {
+    if (j >= placed.length || (i < kept.length && compare(kept[i]!, placed[j]!) < 0)) order[n++] = kept[i++]!;
+    else order[n++] = placed[j++]!;
+  }
+  return { order, positionOf: positionsOf(order) };
+}
+
+function comparator(attributes: BrokerAttributes, sort: "rating" | "reviews"): (a: number, b: number) => number {
+  const { averageRating, reviewCount } = attributes;
+  return sort === "rating"
+    ? (a, b) => averageRating[b]! - averageRating[a]! || reviewCount[b]! - reviewCount[a]! || a - b
+    : (a, b) => reviewCount[b]! - reviewCount[a]! || a - b;
+}
+
+function positionsOf(order: Int32Array): Int32Array {
+  const positionOf = new Int32Array(order.length);
+  for (let i = 0; i < order.length; i++) positionOf[order[i]!] = i;
+  return positionOf;
 }

@@ -1,4 +1,4 @@
-import { boundingBox, distanceKm, type LatLng } from "../domain/geo/distance.ts";
+import { boundingBox, cosOfLatitude, haversineKm, type LatLng } from "../domain/geo/distance.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 
 /**
@@ -9,6 +9,24 @@ import type { BrokerAttributes } from "./brokerAttributes.ts";
 export interface RankSet {
   ranks: Int32Array;
   values?: Float64Array;
+  /** For a large set: 1 at each member rank, so an intersection tests membership instead of searching. */
+  member?: Uint8Array;
+}
+
+/** A set holding at least this share of all ranks gets a membership map (one byte a rank). */
+const MEMBERSHIP_SHARE = 1 / 16;
+
+/** The bytes a set holds, for the cache's accounting (its arrays; the header is in the entry overhead). */
+export function rankSetBytes(set: RankSet): number {
+  return set.ranks.byteLength + (set.values?.byteLength ?? 0) + (set.member?.byteLength ?? 0);
+}
+
+/** The set, with a membership map when it is large among `rankCount` ranks. */
+export function withMembership(set: RankSet, rankCount: number): RankSet {
+  if (set.member || set.ranks.length < rankCount * MEMBERSHIP_SHARE) return set;
+  const member = new Uint8Array(rankCount);
+  for (let i = 0; i < set.ranks.length; i++) member[set.ranks[i]!] = 1;
+  return { ...set, member };
 }
 
 /**
@@ -17,20 +35,22 @@ export interface RankSet {
  */
 export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: number): RankSet {
   const box = boundingBox(centre, radiusKm);
-  const { officeLat, officeLng, officeRank } = attributes;
+  const { lat: officeLat, lng: officeLng, cosLat: officeCosLat, rank: officeRank } = attributes.grid;
+  const cosCentre = cosOfLatitude(centre.lat);
   // Nearest distance per rank in a scratch array the attributes own (no map, no allocation per
   // office); `touched` lists the ranks written, to read them back and reset them.
   const best = attributes.scratchDistances();
   const touched: number[] = [];
-  for (const slots of attributes.officesIn(box)) {
-    for (let k = 0; k < slots.length; k++) {
-      const slot = slots[k]!;
-      const lat = officeLat[slot]!;
-      const lng = officeLng[slot]!;
+  const spans: number[] = [];
+  const spanEnds = attributes.grid.spans(box, spans);
+  for (let s = 0; s < spanEnds; s += 2) {
+    for (let at = spans[s]!; at < spans[s + 1]!; at++) {
+      const lat = officeLat[at]!;
+      const lng = officeLng[at]!;
       if (lat < box.minLat || lat > box.maxLat || lng < box.minLng || lng > box.maxLng) continue;
-      const km = distanceKm(centre, { lat, lng });
+      const km = haversineKm(centre.lat, centre.lng, cosCentre, lat, lng, officeCosLat[at]!);
       if (km > radiusKm) continue;
-      const rank = officeRank[slot]!;
+      const rank = officeRank[at]!;
       const previous = best[rank]!;
       if (previous === Number.POSITIVE_INFINITY) touched.push(rank);
       if (km < previous) best[rank] = km;
@@ -45,12 +65,14 @@ export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: 
   return { ranks, values };
 }
 
-/** Brokers whose average rating is at least `min` (brokers without reviews count as 0). */
-export function minRatingSet(attributes: BrokerAttributes, min: number): RankSet {
-  const { averageRating } = attributes;
-  const ranks: number[] = [];
-  for (let rank = 0; rank < averageRating.length; rank++) if (averageRating[rank]! >= min) ranks.push(rank);
-  return { ranks: Int32Array.from(ranks) };
+/**
+ * The ranks among `ranks` whose average rating is at least `min` (brokers without reviews count
+ * as 0), written into `into` (which may be `ranks` itself: the filter writes behind its reads).
+ */
+export function atLeast(ranks: Int32Array, averageRating: Float64Array, min: number, into: Int32Array): Int32Array {
+  let n = 0;
+  for (let i = 0; i < ranks.length; i++) if (averageRating[ranks[i]!]! >= min) into[n++] = ranks[i]!;
+  return into.subarray(0, n);
 }
 
 /** Brokers whose verification mark equals `verified`. */
@@ -76,13 +98,27 @@ export function valueAt(set: RankSet, rank: number): number | undefined {
   return undefined;
 }
 
-/** Intersection of ascending arrays, smallest first; walks the shorter one and gallops through the longer. */
-export function intersectAll(sets: readonly Int32Array[]): Int32Array {
-  return [...sets].sort((a, b) => a.length - b.length).reduce(intersectSorted);
+/**
+ * Intersection of sets (ranks ascending): the smallest is walked, each other set is tested by
+ * its membership map when it has one, else galloped through. With one set, its own ranks; with
+ * more, the result is written into `into` (scratch space the caller owns, at least as long as
+ * the smallest set): each step writes behind its reads, so it filters in place.
+ */
+export function intersectAll(sets: readonly RankSet[], into: Int32Array): Int32Array {
+  const bySize = [...sets].sort((a, b) => a.ranks.length - b.ranks.length);
+  let out = bySize[0]!.ranks;
+  for (const set of bySize.slice(1)) out = set.member ? keepMembers(out, set.member, into) : intersectSorted(out, set.ranks, into);
+  return out;
 }
 
-function intersectSorted(small: Int32Array, large: Int32Array): Int32Array {
-  const out = new Int32Array(Math.min(small.length, large.length));
+function keepMembers(ranks: Int32Array, member: Uint8Array, into: Int32Array): Int32Array {
+  let n = 0;
+  for (let i = 0; i < ranks.length; i++) if (member[ranks[i]!] === 1) into[n++] = ranks[i]!;
+  return into.subarray(0, n);
+}
+
+function intersectSorted(small: Int32Array, large: Int32Array, into: Int32Array): Int32Array {
+  const out = into;
   let n = 0;
   let j = 0;
   for (let i = 0; i < small.length && j < large.length; i++) {

@@ -1,15 +1,16 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { brokerLines, brokerLocations, brokers } from "../../db/schema.ts";
 import { PROVINCE_CODES, type ProvinceCode } from "../domain/provinces.ts";
+import type { BrokerListItem } from "../schemas/broker.ts";
 import type { BrokerFacet, BrokerSort, FacetCounts } from "../schemas/discovery.ts";
 import { BrokerAttributes } from "./brokerAttributes.ts";
 import type { DirectoryDb } from "./database.ts";
 import { countFacet } from "./facetCounts.ts";
-import { fullTextMatches } from "./fullTextSearch.ts";
+import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
 import { BoundedCache, type CacheStats } from "../cache/boundedCache.ts";
-import { estimateBytes } from "../cache/estimateBytes.ts";
-import { globalOrder, orderRanks } from "./rankOrder.ts";
-import { intersectAll, minRatingSet, nearSet, valueAt, verifiedSet, type RankSet } from "./rankSets.ts";
+import { DirectoryChanges } from "./directoryChanges.ts";
+import { globalOrder, orderRanks, reorder, type GlobalOrder } from "./rankOrder.ts";
+import { atLeast, intersectAll, nearSet, rankSetBytes, valueAt, verifiedSet, withMembership, type RankSet } from "./rankSets.ts";
 
 export interface IndexFilter {
   province?: string;
@@ -31,6 +32,8 @@ export interface IndexFilter {
 
 export interface IndexPage {
   ids: number[];
+  /** The page's list items, when the attributes are loaded (else the caller reads them by id). */
+  items?: BrokerListItem[];
   /** With near: km to each broker's nearest office in range, aligned with ids. */
   distances?: number[];
   total: number;
@@ -38,18 +41,19 @@ export interface IndexPage {
 }
 
 /** The filter sets of one search, by what a facet leaves out. */
-type Part = "location" | "line" | "text" | "language" | "specialty" | "verified" | "rating" | "near";
+type Part = "location" | "line" | "text" | "language" | "specialty" | "verified" | "near";
 const FACET_EXCLUDES: Record<BrokerFacet, Part> = { province: "location", city: "location", insuranceType: "line", language: "language" };
 
 /**
- * Filter sets kept: 64 MiB (ranks, values, keys and overhead) and 20,000 sets at most; beyond
+ * Filter sets kept: 32 MiB (ranks, values, membership maps, keys and overhead) and 20,000 sets at most; beyond
  * either the least recently used sets go. A set that matched nothing still costs its key and overhead.
  */
-const SET_LIMITS = { maxEntries: 20_000, maxBytes: 64 * 1024 * 1024 };
+const SET_LIMITS = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
 
 /**
- * An in-memory index over the published directory, rebuilt from the database whenever the
- * directory version moves (a cache, never the source of truth).
+ * An in-memory index over the published directory, brought up to date whenever the directory
+ * version moves: review writes are applied in place from the change journal, anything else
+ * rebuilds it from the database (a cache, never the source of truth; see refresh).
  *
  * Each published broker has a rank: its position in alphabetical order. Every filter value
  * (a province, a city, a line, a text query) maps to the sorted ranks of its brokers, read
@@ -60,18 +64,29 @@ const SET_LIMITS = { maxEntries: 20_000, maxBytes: 64 * 1024 * 1024 };
 export class SearchIndex {
   private version = -1;
   private rankToId = new Int32Array(0);
-  private idToRank = new Map<number, number>();
-  private readonly sets = new BoundedCache<RankSet>("search-index", SET_LIMITS, estimateBytes);
+  /** The rank of each broker id (index), -1 for ids not published. */
+  private rankOfId = new Int32Array(0);
+  private readonly sets = new BoundedCache<RankSet>("search-index", SET_LIMITS, rankSetBytes);
+  private readonly changes: DirectoryChanges;
+  /**
+   * Space a search writes its intermediate results into (one number per rank, reused by every
+   * search: they run one at a time), so a search over 40,000 matches allocates only its page.
+   */
+  private scratch = { matches: new Int32Array(0), facet: new Int32Array(0), keys: new Float64Array(0) };
+  /** The last journal entry this index reflects (see DirectoryChanges). */
+  private appliedChange = 0;
   private attributesOfVersion: BrokerAttributes | undefined;
-  private readonly orders = new Map<"rating" | "reviews", Int32Array>();
+  private readonly orders = new Map<"rating" | "reviews", GlobalOrder>();
   private allRanks = new Int32Array(0);
   private readonly publishedInOrder;
   private readonly inProvince;
   private readonly inProvinceCity;
   private readonly inCity;
   private readonly withLine;
+  private readonly ratingsOf;
 
   constructor(private readonly db: DirectoryDb) {
+    this.changes = new DirectoryChanges(db);
     this.publishedInOrder = db
       .select({ id: brokers.id })
       .from(brokers)
@@ -98,15 +113,26 @@ export class SearchIndex {
       .from(brokerLines)
       .where(eq(brokerLines.lineKey, sql.placeholder("line")))
       .prepare();
+    this.ratingsOf = db
+      .select({ id: brokers.id, averageRating: brokers.averageRating, reviewCount: brokers.reviewCount })
+      .from(brokers)
+      .where(inArray(brokers.id, sql`(SELECT value FROM json_each(${sql.placeholder("ids")}))`))
+      .prepare();
   }
 
-  stats(): CacheStats {
-    return this.sets.stats();
+  caches(): { stats(): CacheStats }[] {
+    return [this.sets];
   }
 
   /** Builds the alphabetical order now, so the first search after start does not pay for it. */
   warm(version: number): void {
     this.refresh(version);
+  }
+
+  /** Loads the per-version attributes now (discovery, facets and in-memory list items), off any request. */
+  warmAttributes(version: number): void {
+    this.refresh(version);
+    this.attributes();
   }
 
   /**
@@ -116,48 +142,60 @@ export class SearchIndex {
   search(filter: IndexFilter, offset: number, limit: number, version: number): IndexPage {
     this.refresh(version);
     const parts = this.partsOf(filter);
-    const matches = this.intersect(parts);
-    const ordered = orderRanks(matches, filter.sort ?? "name", {
-      near: parts.get("near"),
+    const matches = this.intersect(parts, filter.minRating, this.scratch.matches);
+    const near = parts.get("near");
+    const first = orderRanks(matches, filter.sort ?? "name", offset + limit, {
+      near,
       text: parts.get("text"),
       globalOrder: (sort) => this.globalOrder(sort),
+      scratch: this.scratch.keys,
     });
-    const page = ordered.subarray(Math.min(offset, ordered.length), Math.min(offset + limit, ordered.length));
+    const page = first.subarray(Math.min(offset, first.length));
     const ids = Array.from(page, (rank) => this.rankToId[rank]!);
-    const near = parts.get("near");
     const result: IndexPage = { ids, total: matches.length };
+    const attributes = this.attributesOfVersion;
+    if (attributes) {
+      const { averageRating, reviewCount, verified, list } = attributes;
+      result.items = Array.from(page, (rank) => list.item(rank, this.rankToId[rank]!, averageRating[rank]!, reviewCount[rank]!, verified[rank] === 1));
+    }
     if (near) result.distances = Array.from(page, (rank) => valueAt(near, rank) ?? 0);
-    if (filter.facets?.length) result.facets = this.facets(filter, parts);
+    if (filter.facets?.length) result.facets = this.facets(filter, parts, matches);
     return result;
   }
 
   private partsOf(filter: IndexFilter): Map<Part, RankSet> {
     const parts = new Map<Part, RankSet>();
     const { province, city, line, fts, language, specialty, verified, minRating, near } = filter;
-    if (province && city) parts.set("location", this.set(`pc|${province}|${city}`, () => this.inProvinceCity.all({ province, city })));
-    else if (province) parts.set("location", this.set(`p|${province}`, () => this.inProvince.all({ province })));
-    else if (city) parts.set("location", this.set(`c|${city}`, () => this.inCity.all({ city })));
-    if (line) parts.set("line", this.set(`l|${line}`, () => this.withLine.all({ line })));
-    if (fts) parts.set("text", this.set(`q|${fts}`, () => fullTextMatches(this.db, fts)));
+    if (province && city) parts.set("location", this.set(`pc|${province}|${city}`, () => this.inProvinceCity.values({ province, city })));
+    else if (province) parts.set("location", this.set(`p|${province}`, () => this.inProvince.values({ province })));
+    else if (city) parts.set("location", this.set(`c|${city}`, () => this.inCity.values({ city })));
+    if (line) parts.set("line", this.set(`l|${line}`, () => this.withLine.values({ line })));
+    if (fts) parts.set("text", this.textSet(fts, filter.sort === "relevance"));
     if (language) parts.set("language", this.derived(`lang|${language}`, (a) => ({ ranks: a.ranksWith(a.languagesOf, a.languages.find(language)) })));
     if (specialty) parts.set("specialty", this.derived(`spec|${specialty}`, (a) => ({ ranks: a.ranksWith(a.specialtiesOf, a.specialties.find(specialty)) })));
     if (verified !== undefined) parts.set("verified", this.derived(`v|${verified}`, (a) => verifiedSet(a, verified)));
-    if (minRating !== undefined && minRating > 0) parts.set("rating", this.derived(`r|${minRating}`, (a) => minRatingSet(a, minRating)));
-    if (near) parts.set("near", this.derived(`n|${near.lat}|${near.lng}|${near.radiusKm}`, (a) => nearSet(a, near, near.radiusKm)));
+    // A near set is computed each time, not kept: points and radii rarely repeat, and each kept
+    // set (up to 30,000 ranks with their distances) would push reusable sets out of the cache.
+    if (near) parts.set("near", nearSet(this.attributes(), near, near.radiusKm));
     return parts;
   }
 
   /** Ranks in every part but `without` (all published brokers when none applies). */
-  private intersect(parts: Map<Part, RankSet>, without?: Part): Int32Array {
-    const sets = [...parts].filter(([part]) => part !== without).map(([, set]) => set.ranks);
-    return sets.length === 0 ? this.allRanks : intersectAll(sets);
+  /** Written into `into` (scratch space) unless one set alone answers; valid until `into` is written again. */
+  private intersect(parts: Map<Part, RankSet>, minRating: number | undefined, into: Int32Array, without?: Part): Int32Array {
+    const sets = [...parts].filter(([part]) => part !== without).map(([, set]) => set);
+    const matches = sets.length === 0 ? this.allRanks : intersectAll(sets, into);
+    // minRating is a test on each match rather than a set: thresholds are endless, the test cheap.
+    return minRating !== undefined && minRating > 0 ? atLeast(matches, this.attributes().averageRating, minRating, into) : matches;
   }
 
-  private facets(filter: IndexFilter, parts: Map<Part, RankSet>): FacetCounts {
+  private facets(filter: IndexFilter, parts: Map<Part, RankSet>, allMatches: Int32Array): FacetCounts {
     const attributes = this.attributes();
     const facets: FacetCounts = {};
     for (const facet of filter.facets ?? []) {
-      const matches = this.intersect(parts, FACET_EXCLUDES[facet]);
+      // A facet whose own filter is not in the search counts the search's matches themselves.
+      const excluded = FACET_EXCLUDES[facet];
+      const matches = parts.has(excluded) ? this.intersect(parts, filter.minRating, this.scratch.facet, excluded) : allMatches;
       // A location facet keeps the other location filter at office level: city=ottawa counts provinces of Ottawa offices.
       const office =
         facet === "province" && filter.city ? { cityId: attributes.cities.find(filter.city) ?? -1 }
@@ -170,11 +208,11 @@ export class SearchIndex {
 
   /** Per-version broker attributes, loaded on first need (two queries). */
   private attributes(): BrokerAttributes {
-    this.attributesOfVersion ??= new BrokerAttributes(this.db, this.idToRank);
+    this.attributesOfVersion ??= new BrokerAttributes(this.db, this.rankOfId, this.rankToId.length);
     return this.attributesOfVersion;
   }
 
-  private globalOrder(sort: "rating" | "reviews"): Int32Array {
+  private globalOrder(sort: "rating" | "reviews"): GlobalOrder {
     let order = this.orders.get(sort);
     if (!order) this.orders.set(sort, (order = globalOrder(this.attributes(), sort)));
     return order;
@@ -187,37 +225,118 @@ export class SearchIndex {
     return this.keep(key, compute(this.attributes()));
   }
 
+  /**
+   * Brings the index to `version`. When the journal shows that only ratings changed since the
+   * last version (reviews written), those brokers' ratings are read and updated in place, and
+   * only what depends on ratings is recomputed; anything else rebuilds from the database.
+   * Either way the answer after a write reflects it: nothing answers from the old version.
+   */
   private refresh(version: number): void {
     if (version === this.version) return;
-    const rows = this.publishedInOrder.all();
-    this.rankToId = Int32Array.from(rows, (r) => r.id);
-    this.idToRank = new Map(rows.map((r, rank) => [r.id, rank]));
-    this.allRanks = Int32Array.from({ length: rows.length }, (_, rank) => rank);
+    if (this.version >= 0 && version > this.version) {
+      const since = this.changes.since(this.appliedChange);
+      if (!("rebuild" in since)) {
+        this.applyRatings(since.ratingsOf);
+        this.appliedChange = since.last;
+        this.version = version;
+        return;
+      }
+    }
+    this.rebuild(version);
+  }
+
+  private rebuild(version: number): void {
+    // Read before the rows: a change committed meanwhile is applied again next time (harmless).
+    this.appliedChange = this.changes.latest();
+    const ids = this.publishedInOrder.values().map((row) => row[0] as number);
+    this.rankToId = Int32Array.from(ids);
+    let maxId = 0;
+    for (const id of ids) if (id > maxId) maxId = id;
+    this.rankOfId = new Int32Array(maxId + 1).fill(-1);
+    for (let rank = 0; rank < ids.length; rank++) this.rankOfId[ids[rank]!] = rank;
+    this.allRanks = Int32Array.from({ length: ids.length }, (_, rank) => rank);
+    if (this.scratch.matches.length !== ids.length) {
+      this.scratch = { matches: new Int32Array(ids.length), facet: new Int32Array(ids.length), keys: new Float64Array(ids.length) };
+    }
     this.attributesOfVersion = undefined;
     this.orders.clear();
     this.sets.clear();
     this.version = version;
   }
 
-  /** The sorted ranks of the published brokers among `rows` (with their score, if any), computed once per version. */
-  private set(key: string, load: () => { id: number; score?: number }[]): RankSet {
+  /** New averages and counts for these brokers; the rating and reviews orders re-place them. */
+  private applyRatings(brokerIds: readonly number[]): void {
+    const attributes = this.attributesOfVersion;
+    if (!attributes) return;
+    const changed: number[] = [];
+    for (const [id, averageRating, reviewCount] of this.ratingsOf.values({ ids: JSON.stringify(brokerIds) }) as [number, number | null, number][]) {
+      const rank = this.rankOf(id);
+      if (rank < 0) continue;
+      attributes.averageRating[rank] = averageRating ?? 0;
+      attributes.reviewCount[rank] = reviewCount;
+      changed.push(rank);
+    }
+    for (const [sort, order] of this.orders) this.orders.set(sort, reorder(order, attributes, sort, changed));
+  }
+
+  /** The rank of a broker id, or -1 when it is not published. */
+  private rankOf(id: number): number {
+    return id >= 0 && id < this.rankOfId.length ? this.rankOfId[id]! : -1;
+  }
+
+  /**
+   * The brokers matching a text query. Relevance needs each match's bm25 score; any other order
+   * only the ids, which SQLite finds with less work. A scored set cached earlier serves both.
+   */
+  private textSet(fts: string, scored: boolean): RankSet {
+    const withScores = this.sets.get(`qs|${fts}`);
+    if (withScores) return withScores;
+    if (scored) return this.set(`qs|${fts}`, () => fullTextScores(this.db, fts));
+    return this.set(`q|${fts}`, () => fullTextIds(this.db, fts));
+  }
+
+  /** The sorted ranks of the published brokers among `rows` ([id, score?]), computed once per version. */
+  private set(key: string, load: () => readonly (readonly unknown[])[]): RankSet {
     const cached = this.sets.get(key);
     if (cached) return cached;
-    const pairs: [number, number][] = [];
-    for (const { id, score } of load()) {
-      const rank = this.idToRank.get(id);
-      if (rank !== undefined) pairs.push([rank, score ?? 0]);
+    const rows = load();
+    const ranks = new Int32Array(rows.length);
+    let n = 0;
+    let scored = false;
+    // Scores wait by rank in a scratch array while the ranks are sorted.
+    const scoreOf = rows.length > 0 && rows[0]!.length > 1 ? this.scratchScores() : undefined;
+    for (const row of rows) {
+      const rank = this.rankOf(row[0] as number);
+      if (rank < 0) continue;
+      ranks[n++] = rank;
+      if (scoreOf) {
+        const score = (row[1] as number | null) ?? 0;
+        scoreOf[rank] = score;
+        if (score !== 0) scored = true;
+      }
     }
-    pairs.sort((a, b) => a[0] - b[0]);
-    const ranks = Int32Array.from(pairs, (p) => p[0]);
-    const scored = pairs.some((p) => p[1] !== 0);
-    return this.keep(key, scored ? { ranks, values: Float64Array.from(pairs, (p) => p[1]) } : { ranks });
+    const sorted = ranks.subarray(0, n).sort();
+    let values: Float64Array | undefined;
+    if (scoreOf) {
+      if (scored) values = Float64Array.from(sorted, (rank) => scoreOf[rank]!);
+      for (const rank of sorted) scoreOf[rank] = 0;
+    }
+    return this.keep(key, values ? { ranks: sorted.slice(), values } : { ranks: sorted.slice() });
   }
 
-  /** Keeps a set (the bounded cache evicts the least recently used past its caps). */
+  private scores: Float64Array | undefined;
+  private scratchScores(): Float64Array {
+    if (!this.scores || this.scores.length !== this.rankToId.length) this.scores = new Float64Array(this.rankToId.length);
+    return this.scores;
+  }
+
+  /**
+   * Keeps a set (the bounded cache evicts the least recently used past its caps); a large one
+   * (a province, a language) with its membership map, so intersections test rather than search.
+   */
   private keep(key: string, set: RankSet): RankSet {
-    this.sets.set(key, set);
-    return set;
+    const kept = withMembership(set, this.rankToId.length);
+    this.sets.set(key, kept);
+    return kept;
   }
 }
-

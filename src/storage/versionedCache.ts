@@ -14,12 +14,15 @@ export class VersionedCache<V> {
     this.entries = new BoundedCache(name, limits, sizeOf);
   }
 
-  /** The cached value for this version, else `compute()` (kept unless it is undefined). */
-  get(key: string, currentVersion: number, compute: () => V): V {
+  /**
+   * The cached value for this version, else `compute()` (kept unless it is undefined). `sizeOf`:
+   * a cheaper size estimate for this kind of value than the cache's general one.
+   */
+  get<T extends V>(key: string, currentVersion: number, compute: () => T, sizeOf?: (value: T) => number): T {
     const hit = this.lookup(key, currentVersion);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return hit as T;
     const value = compute();
-    if (value !== undefined) this.entries.set(key, value);
+    if (value !== undefined) this.entries.set(key, value, sizeOf?.(value));
     return value;
   }
 

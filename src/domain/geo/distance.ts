@@ -10,9 +10,19 @@ const RADIANS = Math.PI / 180;
 
 /** Great-circle distance in kilometres (haversine formula: stable for short distances too). */
 export function distanceKm(a: LatLng, b: LatLng): number {
-  const dLat = (b.lat - a.lat) * RADIANS;
-  const dLng = (b.lng - a.lng) * RADIANS;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * RADIANS) * Math.cos(b.lat * RADIANS) * Math.sin(dLng / 2) ** 2;
+  return haversineKm(a.lat, a.lng, cosOfLatitude(a.lat), b.lat, b.lng, cosOfLatitude(b.lat));
+}
+
+/** The cosine of a latitude in degrees, as haversineKm takes it (a search over many offices computes each once). */
+export function cosOfLatitude(lat: number): number {
+  return Math.cos(lat * RADIANS);
+}
+
+/** distanceKm with both latitudes' cosines given: the same arithmetic, so the same result to the last bit. */
+export function haversineKm(aLat: number, aLng: number, cosALat: number, bLat: number, bLng: number, cosBLat: number): number {
+  const dLat = (bLat - aLat) * RADIANS;
+  const dLng = (bLng - aLng) * RADIANS;
+  const h = Math.sin(dLat / 2) ** 2 + cosALat * cosBLat * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 

@@ -1,0 +1,41 @@
+/**
+ * The `count` smallest of `keys`, ascending (all of them when there are fewer). With distinct
+ * keys this is exactly the first `count` of a full sort. A page wants the first twenty of
+ * 40,000 matches: a bounded max-heap picks them in one pass instead of sorting everything.
+ * `keys` is scratch: it may be left reordered.
+ */
+export function smallestSorted(keys: Float64Array, count: number): Float64Array {
+  if (count <= 0) return new Float64Array(0);
+  // Past a quarter of the keys, the engine's native sort (in place) is as quick as the heap.
+  if (count * 4 >= keys.length) return keys.sort().subarray(0, Math.min(count, keys.length));
+  const heap = new Float64Array(count);
+  let size = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (size < count) {
+      // Sift up: the largest kept key stays at the root.
+      let at = size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (heap[parent]! >= key) break;
+        heap[at] = heap[parent]!;
+        at = parent;
+      }
+      heap[at] = key;
+    } else if (key < heap[0]!) {
+      // Replace the root and sift down.
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= size) break;
+        const right = left + 1;
+        const child = right < size && heap[right]! > heap[left]! ? right : left;
+        if (heap[child]! <= key) break;
+        heap[at] = heap[child]!;
+        at = child;
+      }
+      heap[at] = key;
+    }
+  }
+  return heap.sort();
+}
