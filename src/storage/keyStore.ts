@@ -210,12 +210,14 @@ export class KeyStore {
     return this.db.select({ n: sql<number>`count(*)` }).from(apiKeys).get()?.n ?? 0;
   }
 
-  /** The workspace of this name, made if it does not exist yet. */
+  /**
+   * The workspace of this name, made if it does not exist yet. Insert-or-nothing, then read:
+   * two processes (say two `keys create` for a new workspace) may race here, and a check
+   * followed by an insert let the second one fail on the unique name.
+   */
   ensureWorkspace(name: string, now: number): Workspace {
-    const existing = this.db.select().from(workspaces).where(eq(workspaces.name, name)).get();
-    if (existing) return existing;
-    const workspace = { id: `ws_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, name, createdAt: now };
-    this.db.insert(workspaces).values(workspace).run();
-    return workspace;
+    const candidate = { id: `ws_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, name, createdAt: now };
+    this.db.insert(workspaces).values(candidate).onConflictDoNothing({ target: workspaces.name }).run();
+    return this.db.select().from(workspaces).where(eq(workspaces.name, name)).get() ?? candidate;
   }
 }

@@ -47,3 +47,12 @@ test("keys revoke marks the key revoked; an unknown id is a usage error", async 
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain('No key has the id "key_does_not_exist"');
 });
+
+test("several processes creating keys in one new workspace at once all succeed, in one workspace", async () => {
+  const results = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => runCli(["keys", "create", "--workspace", "brand-new", "--name", `racer ${i}`, "--json"], env)),
+  );
+  expect(results.map((r) => ({ code: r.code, stderr: r.stderr }))).toEqual(results.map(() => ({ code: 0, stderr: "" })));
+  const listed = JSON.parse((await runCli(["keys", "list", "--json"], env)).stdout) as { workspace: string; name: string }[];
+  expect(listed.filter((k) => k.name.startsWith("racer ")).map((k) => k.workspace)).toEqual(Array(6).fill("brand-new"));
+}, 30_000);
