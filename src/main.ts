@@ -66,8 +66,9 @@ async function main(argv: string[]): Promise<number> {
 
 const code = await main(process.argv.slice(2));
 if (code !== 0 || process.argv[2] !== "serve") {
-  // Let what the command printed reach a slow pipe first: exiting at once has, under load, left
-  // a reader with an empty stdout (seen once per few full runs of the console browser test).
-  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-  process.exit(code);
+  // Leave by the end of the event loop, not process.exit: exiting at once can drop what a command
+  // printed to a slow pipe (seen under load: a `console-link --json` reader got an empty stdout).
+  process.exitCode = code;
+  // Should a handle stay open by mistake, the command still ends (unref: this timer alone keeps nothing alive).
+  setTimeout(() => process.exit(code), 10_000).unref();
 }
