@@ -121,6 +121,20 @@ describe("a search right after a write", () => {
     await expectSameAsFromScratch();
   });
 
+  test("sees a verification withdrawn and a new team size, in the list, the detail and the verified filter", async () => {
+    const detail = async () => ((await (await server.request("/api/v1/brokers/alpha-fresh", { key })).json()) as { data: { isVerified: boolean; teamSize: string } }).data;
+    writer.update(brokers).set({ isVerified: true, teamSize: "1-10" }).where(eq(brokers.id, ids.alpha)).run();
+    expect(await detail()).toMatchObject({ isVerified: true, teamSize: "1-10" });
+    expect((await search("q=alpha%20fresh&verified=true")).data.map((b) => b.slug)).toEqual(["alpha-fresh"]);
+    // Answers are now cached for this version; only the columns changing must move it.
+    writer.update(brokers).set({ isVerified: false }).where(eq(brokers.id, ids.alpha)).run();
+    expect(await detail()).toMatchObject({ isVerified: false });
+    expect((await search("q=alpha%20fresh&verified=true")).data).toEqual([]);
+    writer.update(brokers).set({ teamSize: "51-200" }).where(eq(brokers.id, ids.alpha)).run();
+    expect(await detail()).toMatchObject({ teamSize: "51-200" });
+    await expectSameAsFromScratch();
+  });
+
   test("sees thousands of reviews written at once (more than it applies one by one: it rebuilds)", async () => {
     writer.$client.transaction(() => {
       for (let i = 0; i < 2_500; i++) insertReview(writer, { brokerId: ids.bravo, rating: 1 + (i % 2) });
