@@ -40,7 +40,8 @@ export interface RunningApp {
   /** Housekeeping timers (rate-limit sweep, quote purge); purgeNow() runs a purge at once. */
   maintenance: Maintenance;
   /** Stops accepting, lets in-flight requests finish (up to `graceMs`), closes the database. */
-  stop(graceMs?: number): Promise<void>;
+  /** `drainMs`: how long to go on serving with /readyz at 503 before refusing connections. */
+  stop(graceMs?: number, drainMs?: number): Promise<void>;
 }
 
 /** How often the in-memory usage counts are written to key_usage_daily. */
@@ -104,7 +105,13 @@ export function startApp(options: AppOptions): RunningApp {
     demo,
     migrationsApplied: applied,
     maintenance,
-    async stop(graceMs = 10_000) {
+    async stop(graceMs = 10_000, drainMs = 0) {
+      services.drain.begin();
+      if (drainMs > 0) {
+        // Ref'd: the process must live through the drain. Requests are served as usual meanwhile.
+        log.info("draining: /readyz answers 503 while requests are still served", { drainMs });
+        await new Promise((resolve) => setTimeout(resolve, drainMs));
+      }
       maintenance.stop();
       // The grace timer is deliberately ref'd: once stopped, the server no longer keeps the
       // process alive, and an unref'd timer would let it exit mid-request (a reset connection).

@@ -141,6 +141,17 @@ export const SETTINGS = {
       .default(10),
     help: "On SIGTERM/SIGINT, how long in-flight requests may finish before they are cut (default 10)",
   },
+  drainSeconds: {
+    flag: "drain",
+    env: "DRAIN_SECONDS",
+    placeholder: "S",
+    schema: z.coerce
+      .number({ error: "DRAIN_SECONDS / --drain must be a number of seconds" })
+      .min(0, { error: "DRAIN_SECONDS / --drain must be 0 to 60" })
+      .max(60, { error: "DRAIN_SECONDS / --drain must be 0 to 60" })
+      .default(0),
+    help: "On SIGTERM/SIGINT, how long to go on serving with /readyz at 503 before refusing connections, so a load balancer stops sending first (default 0; behind one: its check interval x fall count)",
+  },
 } as const satisfies Record<string, Setting>;
 
 type SettingName = keyof typeof SETTINGS;

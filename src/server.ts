@@ -125,7 +125,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
       info.route = path;
       const refusal = probeMethodRefusal(request, path);
       if (refusal) return refusal;
-      const readiness = checkReadiness(services.db, services.storage);
+      const readiness = checkReadiness(services.db, services.storage, services.drain);
       return jsonResponse({ status: readiness.ready ? "ready" : "not ready", checks: readiness.checks }, readiness.ready ? 200 : 503);
     }
     if (path === "/metrics") {

@@ -3,6 +3,7 @@ import type { RateLimiter } from "./auth/rateLimiter.ts";
 import { InMemoryRateLimiter } from "./auth/rateLimiter.ts";
 import { CacheRegistry } from "./cache/cacheRegistry.ts";
 import type { Logger } from "./log.ts";
+import { DrainState } from "./ops/drainState.ts";
 import { BrokerStore } from "./storage/brokerStore.ts";
 import { CarrierStore } from "./storage/carrierStore.ts";
 import { ConsoleLinkStore } from "./storage/consoleLinkStore.ts";
@@ -35,6 +36,8 @@ export interface Services {
   authFailures: AuthFailureThrottle;
   /** Whether writes work (disk full, read-only): logged once per episode, read by /readyz. */
   storage: StorageHealth;
+  /** Whether the process has begun to stop (read by /readyz). */
+  drain: DrainState;
   log: Logger;
   /** Milliseconds since the epoch; injected so tests can move time. */
   now: () => number;
@@ -71,6 +74,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     caches,
     authFailures: new AuthFailureThrottle(),
     storage,
+    drain: new DrainState(),
     log,
     now: Date.now,
     ...overrides,

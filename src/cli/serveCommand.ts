@@ -41,7 +41,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     if (stopping) return;
     stopping = true;
     app.services.log.info("shutting down", { signal });
-    await app.stop(config.shutdownGraceSeconds * 1000);
+    await app.stop(config.shutdownGraceSeconds * 1000, config.drainSeconds * 1000);
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -98,3 +98,33 @@ test("backup takes a consistent copy while the server keeps serving", async () =
     expect(await server.proc.exited).toBe(0);
   }
 });
+
+test("with --drain, SIGTERM turns /readyz to 503 at once while requests are still served, then the server stops", async () => {
+  const path = tmp.path("drain.db");
+  const created = await runCli(["keys", "create", "--workspace", "ops", "--json"], { DATABASE_PATH: path });
+  const { key } = JSON.parse(created.stdout) as { key: string };
+  const server = await serve(path, ["--drain", "2"]);
+  const ready = await fetch(`${server.url}/readyz`);
+  expect({ status: ready.status, body: await ready.json() }).toMatchObject({ status: 200, body: { checks: { lifecycle: "serving" } } });
+
+  server.proc.kill("SIGTERM");
+  await Bun.sleep(200);
+  const draining = await fetch(`${server.url}/readyz`);
+  expect({ status: draining.status, body: await draining.json() }).toEqual({
+    status: 503,
+    body: { status: "not ready", checks: { database: "ok", migrations: "ok", writes: "ok", lifecycle: "stopping" } },
+  });
+  // Still serving: what the balancer sent before it noticed is answered.
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  expect((await fetch(`${server.url}/api/v1/brokers?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
+
+  expect(await server.proc.exited).toBe(0);
+  expect(server.output()).toContain('"msg":"draining: /readyz answers 503 while requests are still served","drainMs":2000');
+  assertClosedCleanly(path);
+}, 20_000);
+
+test("--drain outside 0 to 60 is a usage error naming the setting", async () => {
+  const result = await runCli(["serve", "--drain", "61", "--no-demo"], { DATABASE_PATH: tmp.path("drain-bad.db") });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain("DRAIN_SECONDS / --drain must be 0 to 60");
+});
