@@ -50,7 +50,7 @@ test.skipIf(!canRunAsReader)("a seeded, never-served, read-only database: serve 
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ status: "not ready", checks: { database: "ok", migrations: "ok", writes: "read-only" } });
+    expect(await ready.json()).toEqual({ status: "not ready", checks: { database: "ok", migrations: "ok", writes: "read-only", lifecycle: "serving" } });
     // The demo key could not be made (the database has none): requests are refused cleanly.
     expect((await fetch(`${server.url}/api/v1/brokers`)).status).toBe(401);
   } finally {

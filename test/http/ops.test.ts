@@ -10,7 +10,7 @@ afterAll(() => server.close());
 test("GET /readyz answers ready without a key when the database is reachable and migrated", async () => {
   const res = await server.request("/readyz");
   expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", writes: "ok" } });
+  expect(await res.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", writes: "ok", lifecycle: "serving" } });
 });
 
 test("GET /readyz is 503 while a migration is missing, and ready again once it is back", async () => {
@@ -20,7 +20,7 @@ test("GET /readyz is 503 while a migration is missing, and ready again once it i
   try {
     const res = await server.request("/readyz");
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: "not ready", checks: { database: "ok", migrations: "pending", writes: "ok" } });
+    expect(await res.json()).toEqual({ status: "not ready", checks: { database: "ok", migrations: "pending", writes: "ok", lifecycle: "serving" } });
   } finally {
     client.run("INSERT INTO schema_migrations (tag, applied_at) VALUES (?, ?)", [last.tag, last.applied_at]);
   }
@@ -35,7 +35,7 @@ test("GET /healthz does no database work: it answers even with the database clos
     expect(health.status).toBe(200);
     const ready = await other.request("/readyz");
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ status: "not ready", checks: { database: "unreachable", migrations: "unknown", writes: "unknown" } });
+    expect(await ready.json()).toEqual({ status: "not ready", checks: { database: "unreachable", migrations: "unknown", writes: "unknown", lifecycle: "serving" } });
   } finally {
     await other.close(); // the checkpoint on a closed database is skipped with a warning
   }
