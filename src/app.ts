@@ -6,6 +6,7 @@ import { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
 import { startServer } from "./server.ts";
+import { SharedRateLimiter } from "./auth/sharedRateLimiter.ts";
 import { createServices, type Services } from "./services.ts";
 import { closeDatabase, openDatabase } from "./storage/database.ts";
 import { migrate } from "./storage/migrate.ts";
@@ -25,6 +26,8 @@ export interface AppOptions {
   logger?: Logger;
   /** PUBLIC_URL: the origin clients use when a proxy sits in front. */
   publicUrl?: string;
+  /** REDIS_URL: Valkey/Redis holding the rate-limit windows every instance shares. */
+  redisUrl?: string;
   /** METRICS_TOKEN: lets a remote scraper read /metrics. */
   metricsToken?: string;
   /** MCP_ALLOWED_ORIGINS: browser origins that may call /mcp (none by default). */
@@ -54,7 +57,7 @@ export function startApp(options: AppOptions): RunningApp {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
   const db = openDatabase(options.databasePath, { synchronous: options.synchronous });
   const { applied } = migrateOrExplain(db, options.databasePath);
-  const services = createServices(db, log);
+  const services = createServices(db, log, options.redisUrl ? { rateLimiter: new SharedRateLimiter(options.redisUrl, log) } : {});
   // The carrier catalogue ships with the binary: every start makes the table match it (a
   // no-op when it does), demo data or not, so quotes never meet an empty catalogue. It and
   // the demo data are writes that can wait: on a read-only or full database the server
@@ -130,6 +133,7 @@ export function startApp(options: AppOptions): RunningApp {
       clearInterval(usageFlush);
       services.usage.flush();
       demoPageKey?.revokeAll();
+      services.rateLimiter.close?.();
       closeDatabase(db, log);
     },
   };

@@ -105,6 +105,15 @@ export const SETTINGS = {
     schema: httpUrl("PUBLIC_URL / --public-url").optional(),
     help: "The URL clients use, when behind a reverse proxy (absolute links, OpenAPI servers, /docs)",
   },
+  redisUrl: {
+    flag: "redis-url",
+    env: "REDIS_URL",
+    placeholder: "URL",
+    schema: z
+      .url({ protocol: /^(redis|rediss|valkey|valkeys)$/, error: "REDIS_URL / --redis-url must be a redis://, rediss://, valkey:// or valkeys:// URL" })
+      .optional(),
+    help: "Valkey or Redis that holds the rate-limit windows, so several instances share one budget per key (default: in this process)",
+  },
   metricsToken: {
     flag: null,
     env: "METRICS_TOKEN",

@@ -55,7 +55,8 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
   });
   const brokers = new BrokerStore(db, directoryVersion);
   const carriers = new CarrierStore(db, directoryVersion);
-  const rateLimiter = new InMemoryRateLimiter();
+  // In-process unless the app passes a shared one (REDIS_URL: every instance spends one budget).
+  const rateLimiter = overrides.rateLimiter ?? new InMemoryRateLimiter();
   const keys = new KeyStore(db, storage);
   const caches = new CacheRegistry();
   caches.add(...brokers.caches(), ...carriers.caches(), ...keys.caches(), rateLimiter);

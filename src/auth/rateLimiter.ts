@@ -11,6 +11,10 @@ export interface RateLimiter {
   consume(bucket: string, limitPerMinute: number, nowMs: number, units?: number): Promise<RateDecision> | RateDecision;
   /** Drops state nothing needs any more; called on a schedule by the server (see maintenance.ts). */
   sweep?(nowMs: number): void;
+  /** The windows held in this process against their cap (for /metrics and the memory-bounds test). */
+  stats(): CacheStats;
+  /** Lets go of connections, at stop. */
+  close?(): void;
 }
 
 export interface RateDecision {

@@ -27,6 +27,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     logLevel: config.logLevel,
     publicUrl: config.publicUrl,
     metricsToken: config.metricsToken,
+    redisUrl: config.redisUrl,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);

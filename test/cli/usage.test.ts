@@ -33,6 +33,8 @@ test.each([
   [["serve", "--log-level", "loud"], "LOG_LEVEL / --log-level must be one of debug, info, warn, error, silent"],
   [["serve", "--public-url", "brokers.example.ca"], "PUBLIC_URL / --public-url must be an http(s) URL"],
   [["serve", "--shutdown-grace", "500"], "SHUTDOWN_GRACE_SECONDS / --shutdown-grace must be 0 to 300"],
+  [["serve", "--redis-url", "http://cache.internal:6379"], "REDIS_URL / --redis-url must be a redis://, rediss://, valkey:// or valkeys:// URL"],
+  [["serve", "--drain", "soon"], "DRAIN_SECONDS / --drain must be a number of seconds"],
   [["migrate", "--nope"], "Unknown option '--nope'"],
   [["seed", "--brokers", "0"], "--brokers must be a whole number from 1 to 1,000,000"],
   [["seed", "--seed", "x"], "--seed must be a whole number"],

@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface RunningRedis {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A real redis-server (Debian's package; Valkey speaks the same protocol) on a free loopback
+ * port with a throwaway directory and no persistence, started for one test file.
+ * `scripts/ensure-redis.sh` (run before `npm test`) installs it when missing.
+ */
+export async function startRedis(port?: number): Promise<RunningRedis> {
+  const dir = mkdtempSync(join(tmpdir(), "broker-directory-redis-"));
+  port ??= await freePort();
+  const proc = Bun.spawn(["redis-server", "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes("Ready to accept connections")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`redis-server exited before accepting connections:\n${text}`);
+    text += decoder.decode(value);
+  }
+  void (async () => {
+    while (!(await reader.read()).done);
+  })();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
