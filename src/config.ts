@@ -35,6 +35,14 @@ const httpUrl = (name: string) =>
     .refine((value) => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), { error: `${name} must be an http(s) URL such as https://brokers.example.ca` })
     .transform((value) => trimChar(value, "/", "end"));
 
+/** A whole or fractional number of seconds from 0 to `max`, e.g. seconds("DRAIN_SECONDS / --drain", 60, 0). */
+const seconds = (name: string, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number of seconds` })
+    .min(0, { error: `${name} must be 0 to ${max}` })
+    .max(max, { error: `${name} must be 0 to ${max}` })
+    .default(fallback);
+
 /** A comma-separated list of browser origins (scheme://host[:port]), normalised as browsers send them. */
 const originList = (name: string) =>
   z.string().transform((value, ctx) => {
@@ -143,22 +151,14 @@ export const SETTINGS = {
     flag: "shutdown-grace",
     env: "SHUTDOWN_GRACE_SECONDS",
     placeholder: "S",
-    schema: z.coerce
-      .number({ error: "SHUTDOWN_GRACE_SECONDS / --shutdown-grace must be a number of seconds" })
-      .min(0, { error: "SHUTDOWN_GRACE_SECONDS / --shutdown-grace must be 0 to 300" })
-      .max(300, { error: "SHUTDOWN_GRACE_SECONDS / --shutdown-grace must be 0 to 300" })
-      .default(10),
+    schema: seconds("SHUTDOWN_GRACE_SECONDS / --shutdown-grace", 300, 10),
     help: "On SIGTERM/SIGINT, how long in-flight requests may finish before they are cut (default 10)",
   },
   drainSeconds: {
     flag: "drain",
     env: "DRAIN_SECONDS",
     placeholder: "S",
-    schema: z.coerce
-      .number({ error: "DRAIN_SECONDS / --drain must be a number of seconds" })
-      .min(0, { error: "DRAIN_SECONDS / --drain must be 0 to 60" })
-      .max(60, { error: "DRAIN_SECONDS / --drain must be 0 to 60" })
-      .default(0),
+    schema: seconds("DRAIN_SECONDS / --drain", 60, 0),
     help: "On SIGTERM/SIGINT, how long to go on serving with /readyz at 503 before refusing connections, so a load balancer stops sending first (default 0; behind one: its check interval x fall count)",
   },
 } as const satisfies Record<string, Setting>;
