@@ -153,11 +153,12 @@ export class BrokerAttributes {
     this.grid = new OfficeGrid(this.officeLat, this.officeLng, officeCosLat, this.officeRank);
   }
 
-  private distances: Float64Array | undefined;
-  /** One distance per rank, all +Infinity: nearSet's scratch space (it resets what it writes). */
-  scratchDistances(): Float64Array {
-    this.distances ??= new Float64Array(this.averageRating.length).fill(Number.POSITIVE_INFINITY);
-    return this.distances;
+  private near: { best: Float64Array; touched: Int32Array } | undefined;
+  /** nearSet's scratch space, one slot per rank: `best` all +Infinity (it resets what it writes), `touched` any. */
+  nearScratch(): { best: Float64Array; touched: Int32Array } {
+    const n = this.averageRating.length;
+    this.near ??= { best: new Float64Array(n).fill(Number.POSITIVE_INFINITY), touched: new Int32Array(n) };
+    return this.near;
   }
 
   /** Ranks (ascending) whose list holds `valueId`. */

@@ -1,4 +1,4 @@
-import { boundingBox, cosOfLatitude, haversineKm, type LatLng } from "../domain/geo/distance.ts";
+import { boundingBox, cosOfLatitude, haversine, kmOfHaversine, type LatLng } from "../domain/geo/distance.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 
 /**
@@ -31,16 +31,19 @@ export function withMembership(set: RankSet, rankCount: number): RankSet {
 
 /**
  * Every broker with an office within `radiusKm` of `centre`, with the distance to its nearest
- * such office. Only the offices in grid cells overlapping the bounding box are measured.
+ * such office. Only the offices in grid cells overlapping the bounding box are measured, and
+ * only halfway: each office gives a haversine, each broker keeps its smallest, and only that
+ * one becomes kilometres (kmOfHaversine keeps order, so it is the broker's nearest office, and
+ * within the radius exactly when any of its offices is: the same answer as measuring each office).
  */
 export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: number): RankSet {
   const box = boundingBox(centre, radiusKm);
   const { lat: officeLat, lng: officeLng, cosLat: officeCosLat, rank: officeRank } = attributes.grid;
   const cosCentre = cosOfLatitude(centre.lat);
-  // Nearest distance per rank in a scratch array the attributes own (no map, no allocation per
+  // Smallest haversine per rank in scratch arrays the attributes own (no map, no allocation per
   // office); `touched` lists the ranks written, to read them back and reset them.
-  const best = attributes.scratchDistances();
-  const touched: number[] = [];
+  const { best, touched } = attributes.nearScratch();
+  let count = 0;
   const spans: number[] = [];
   const spanEnds = attributes.grid.spans(box, spans);
   for (let s = 0; s < spanEnds; s += 2) {
@@ -48,21 +51,34 @@ export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: 
       const lat = officeLat[at]!;
       const lng = officeLng[at]!;
       if (lat < box.minLat || lat > box.maxLat || lng < box.minLng || lng > box.maxLng) continue;
-      const km = haversineKm(centre.lat, centre.lng, cosCentre, lat, lng, officeCosLat[at]!);
-      if (km > radiusKm) continue;
+      const h = haversine(centre.lat, centre.lng, cosCentre, lat, lng, officeCosLat[at]!);
       const rank = officeRank[at]!;
       const previous = best[rank]!;
-      if (previous === Number.POSITIVE_INFINITY) touched.push(rank);
-      if (km < previous) best[rank] = km;
+      if (previous === Number.POSITIVE_INFINITY) touched[count++] = rank;
+      if (h < previous) best[rank] = h;
     }
   }
-  const ranks = Int32Array.from(touched).sort();
-  const values = new Float64Array(ranks.length);
-  for (let i = 0; i < ranks.length; i++) {
-    values[i] = best[ranks[i]!]!;
-    best[ranks[i]!] = Number.POSITIVE_INFINITY;
+  // Ranks ascending: sorting many touched ranks costs more than reading every rank's slot once.
+  const ascending = count * 16 > best.length ? everyTouched(best, touched) : touched.subarray(0, count).sort();
+  const ranks = new Int32Array(count);
+  const values = new Float64Array(count);
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const rank = ascending[i]!;
+    const km = kmOfHaversine(best[rank]!);
+    best[rank] = Number.POSITIVE_INFINITY;
+    if (km > radiusKm) continue;
+    ranks[n] = rank;
+    values[n++] = km;
   }
-  return { ranks, values };
+  return { ranks: ranks.subarray(0, n), values: values.subarray(0, n) };
+}
+
+/** The ranks whose slot in `best` was written, ascending, written into `into`. */
+function everyTouched(best: Float64Array, into: Int32Array): Int32Array {
+  let n = 0;
+  for (let rank = 0; rank < best.length; rank++) if (best[rank] !== Number.POSITIVE_INFINITY) into[n++] = rank;
+  return into.subarray(0, n);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { boundingBox, distanceKm, roundKm } from "../../src/domain/geo/distance.ts";
+import { boundingBox, distanceKm, haversine, haversineKm, kmOfHaversine, roundKm } from "../../src/domain/geo/distance.ts";
 import { fsaCentroid, fsaCount } from "../../src/domain/geo/fsaCentroids.ts";
 import { parseNear } from "../../src/domain/geo/nearPoint.ts";
 import { languageKey } from "../../src/domain/languages.ts";
@@ -69,4 +69,29 @@ test("language names, French names and codes fold to one key", () => {
   for (const text of ["French", "fr", "Français", "FRANCAIS", "french "]) expect(languageKey(text)).toBe("french");
   expect(languageKey("Punjabi")).toBe(languageKey("pa"));
   expect(languageKey("Klingon")).toBe("klingon");
+});
+
+test("kilometres never decrease as the haversine grows, so a broker's smallest haversine is its nearest office", () => {
+  const view = new DataView(new ArrayBuffer(8));
+  const nextUp = (x: number) => {
+    view.setFloat64(0, x);
+    view.setBigUint64(0, view.getBigUint64(0) + 1n);
+    return view.getFloat64(0);
+  };
+  // Dense runs of adjacent doubles across the range searches use (0 to 500 km and beyond).
+  let seed = 7;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  for (let run = 0; run < 2_000; run++) {
+    let h = random() ** 4 * 0.01;
+    for (let step = 0; step < 200; step++) {
+      const next = nextUp(h);
+      expect(kmOfHaversine(next)).toBeGreaterThanOrEqual(kmOfHaversine(h));
+      h = next;
+    }
+  }
+  expect(kmOfHaversine(1.5)).toBe(kmOfHaversine(1));
+  // The two halves are haversineKm to the last bit.
+  const cos = (lat: number) => Math.cos((lat * Math.PI) / 180);
+  const halves = kmOfHaversine(haversine(TORONTO.lat, TORONTO.lng, cos(TORONTO.lat), MONTREAL.lat, MONTREAL.lng, cos(MONTREAL.lat)));
+  expect(halves).toBe(haversineKm(TORONTO.lat, TORONTO.lng, cos(TORONTO.lat), MONTREAL.lat, MONTREAL.lng, cos(MONTREAL.lat)));
 });

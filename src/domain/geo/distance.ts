@@ -20,9 +20,23 @@ export function cosOfLatitude(lat: number): number {
 
 /** distanceKm with both latitudes' cosines given: the same arithmetic, so the same result to the last bit. */
 export function haversineKm(aLat: number, aLng: number, cosALat: number, bLat: number, bLng: number, cosBLat: number): number {
+  return kmOfHaversine(haversine(aLat, aLng, cosALat, bLat, bLng, cosBLat));
+}
+
+/**
+ * The haversine of the central angle between two points: the costly first half of haversineKm.
+ * A search over many offices keeps the smallest per broker and converts only that one with
+ * kmOfHaversine, which never decreases as its argument grows (sqrt, asin and a positive scale
+ * each keep order, a unit test checks it), so the km of the smallest is the smallest km.
+ */
+export function haversine(aLat: number, aLng: number, cosALat: number, bLat: number, bLng: number, cosBLat: number): number {
   const dLat = (bLat - aLat) * RADIANS;
   const dLng = (bLng - aLng) * RADIANS;
-  const h = Math.sin(dLat / 2) ** 2 + cosALat * cosBLat * Math.sin(dLng / 2) ** 2;
+  return Math.sin(dLat / 2) ** 2 + cosALat * cosBLat * Math.sin(dLng / 2) ** 2;
+}
+
+/** Kilometres from a haversine (the second half of haversineKm). */
+export function kmOfHaversine(h: number): number {
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
