@@ -43,6 +43,34 @@ function countOffices(attributes: BrokerAttributes, matches: Int32Array, facet: 
   return top(counts, facet === "province" ? PROVINCE_CODES : attributes.cities.names);
 }
 
+/**
+ * Both location facets when no location filter is in force (neither constrains the other):
+ * one walk over the matches' offices instead of two, the same counts as countFacet gives each.
+ */
+export function countProvincesAndCities(attributes: BrokerAttributes, matches: Int32Array): Required<Pick<FacetCounts, "province" | "city">> {
+  const { officeStart, officeProvince, officeCity } = attributes;
+  const provinces = new Int32Array(PROVINCE_CODES.length);
+  const provinceLast = new Int32Array(PROVINCE_CODES.length).fill(-1);
+  const cities = new Int32Array(attributes.cities.names.length);
+  const cityLast = new Int32Array(attributes.cities.names.length).fill(-1);
+  for (let i = 0; i < matches.length; i++) {
+    const rank = matches[i]!;
+    for (let slot = officeStart[rank]!; slot < officeStart[rank + 1]!; slot++) {
+      const province = officeProvince[slot]!;
+      if (provinceLast[province] !== rank) {
+        provinceLast[province] = rank;
+        provinces[province]!++;
+      }
+      const city = officeCity[slot]!;
+      if (cityLast[city] !== rank) {
+        cityLast[city] = rank;
+        cities[city]!++;
+      }
+    }
+  }
+  return { province: top(provinces, PROVINCE_CODES), city: top(cities, attributes.cities.names) };
+}
+
 function countLists(lists: RankLists, size: number, matches: Int32Array): Int32Array {
   const counts = new Int32Array(size);
   for (let i = 0; i < matches.length; i++) {

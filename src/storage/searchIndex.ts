@@ -5,7 +5,7 @@ import type { BrokerListItem } from "../schemas/broker.ts";
 import type { BrokerFacet, BrokerSort, FacetCounts } from "../schemas/discovery.ts";
 import { BrokerAttributes } from "./brokerAttributes.ts";
 import type { DirectoryDb } from "./database.ts";
-import { countFacet } from "./facetCounts.ts";
+import { countFacet, countProvincesAndCities } from "./facetCounts.ts";
 import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
 import { BoundedCache, type CacheStats } from "../cache/boundedCache.ts";
 import { DirectoryChanges } from "./directoryChanges.ts";
@@ -192,7 +192,14 @@ export class SearchIndex {
   private facets(filter: IndexFilter, parts: Map<Part, RankSet>, allMatches: Int32Array): FacetCounts {
     const attributes = this.attributes();
     const facets: FacetCounts = {};
-    for (const facet of filter.facets ?? []) {
+    const asked = filter.facets ?? [];
+    const both = !filter.province && !filter.city && asked.includes("province") && asked.includes("city");
+    const locations = both ? countProvincesAndCities(attributes, allMatches) : undefined;
+    for (const facet of asked) {
+      if (locations && (facet === "province" || facet === "city")) {
+        facets[facet] = locations[facet];
+        continue;
+      }
       // A facet whose own filter is not in the search counts the search's matches themselves.
       const excluded = FACET_EXCLUDES[facet];
       const matches = parts.has(excluded) ? this.intersect(parts, filter.minRating, this.scratch.facet, excluded) : allMatches;

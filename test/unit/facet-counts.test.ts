@@ -1,0 +1,48 @@
+import { expect, test } from "bun:test";
+import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
+import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
+import { countFacet, countProvincesAndCities } from "../../src/storage/facetCounts.ts";
+
+/** A deterministic pseudo-random sequence (mulberry32), so a failure reproduces. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("province and city counted in one pass equal each counted alone (several offices, some in one city)", () => {
+  const next = random(3);
+  const n = 2_000;
+  const cityNames = Array.from({ length: 90 }, (_, i) => `City ${i}`);
+  const officeStart = new Int32Array(n + 1);
+  const provinces: number[] = [];
+  const cities: number[] = [];
+  for (let rank = 0; rank < n; rank++) {
+    const offices = Math.floor(next() * 4);
+    for (let k = 0; k < offices; k++) {
+      // Often a second office in the same city or province, which must count the broker once.
+      const city = k > 0 && next() < 0.5 ? cities[cities.length - 1]! : Math.floor(next() * cityNames.length);
+      cities.push(city);
+      provinces.push(city % PROVINCE_CODES.length);
+    }
+    officeStart[rank + 1] = cities.length;
+  }
+  const attributes = {
+    officeStart,
+    officeProvince: Uint8Array.from(provinces),
+    officeCity: Int32Array.from(cities),
+    cities: { names: cityNames },
+  } as unknown as BrokerAttributes;
+  for (const share of [0, 0.01, 0.3, 1]) {
+    const matches = Int32Array.from(Array.from({ length: n }, (_, rank) => rank).filter(() => next() < share));
+    const both = countProvincesAndCities(attributes, matches);
+    expect(both.province).toEqual(countFacet(attributes, matches, "province", {})!);
+    expect(both.city).toEqual(countFacet(attributes, matches, "city", {})!);
+    if (share === 1) expect(both.city!.length).toBe(50);
+  }
+});
