@@ -153,11 +153,11 @@ export class BrokerAttributes {
     this.grid = new OfficeGrid(this.officeLat, this.officeLng, officeCosLat, this.officeRank);
   }
 
-  private near: { best: Float64Array; touched: Int32Array } | undefined;
-  /** nearSet's scratch space, one slot per rank: `best` all +Infinity (it resets what it writes), `touched` any. */
-  nearScratch(): { best: Float64Array; touched: Int32Array } {
+  private near: NearScratch | undefined;
+  /** nearSet's scratch space, one slot per rank: `best` all +Infinity (it resets what it writes), the others any. */
+  nearScratch(): NearScratch {
     const n = this.averageRating.length;
-    this.near ??= { best: new Float64Array(n).fill(Number.POSITIVE_INFINITY), touched: new Int32Array(n) };
+    this.near ??= { best: new Float64Array(n).fill(Number.POSITIVE_INFINITY), touched: new Int32Array(n), distances: new Float64Array(n) };
     return this.near;
   }
 
@@ -186,6 +186,12 @@ export class BrokerAttributes {
 }
 
 const EMPTY = new Int32Array(0);
+
+interface NearScratch {
+  best: Float64Array;
+  touched: Int32Array;
+  distances: Float64Array;
+}
 
 /** Numbers the values of a JSON list text (as stored) in a vocabulary; each distinct text is read once. */
 function listReader(vocabulary: Vocabulary): (json: string) => Int32Array {

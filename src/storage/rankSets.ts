@@ -35,6 +35,9 @@ export function withMembership(set: RankSet, rankCount: number): RankSet {
  * only halfway: each office gives a haversine, each broker keeps its smallest, and only that
  * one becomes kilometres (kmOfHaversine keeps order, so it is the broker's nearest office, and
  * within the radius exactly when any of its offices is: the same answer as measuring each office).
+ * The set lives in scratch space the attributes own, so a search over 30,000 offices allocates
+ * nothing for it (less garbage, fewer collection pauses): it is valid until the next nearSet,
+ * which suits a set that one search uses and never keeps.
  */
 export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: number): RankSet {
   const box = boundingBox(centre, radiusKm);
@@ -42,7 +45,7 @@ export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: 
   const cosCentre = cosOfLatitude(centre.lat);
   // Smallest haversine per rank in scratch arrays the attributes own (no map, no allocation per
   // office); `touched` lists the ranks written, to read them back and reset them.
-  const { best, touched } = attributes.nearScratch();
+  const { best, touched, distances } = attributes.nearScratch();
   let count = 0;
   const spans: number[] = [];
   const spanEnds = attributes.grid.spans(box, spans);
@@ -60,18 +63,17 @@ export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: 
   }
   // Ranks ascending: sorting many touched ranks costs more than reading every rank's slot once.
   const ascending = count * 16 > best.length ? everyTouched(best, touched) : touched.subarray(0, count).sort();
-  const ranks = new Int32Array(count);
-  const values = new Float64Array(count);
+  // The ranks within the radius are written back over `ascending` (behind the reads).
   let n = 0;
   for (let i = 0; i < count; i++) {
     const rank = ascending[i]!;
     const km = kmOfHaversine(best[rank]!);
     best[rank] = Number.POSITIVE_INFINITY;
     if (km > radiusKm) continue;
-    ranks[n] = rank;
-    values[n++] = km;
+    ascending[n] = rank;
+    distances[n++] = km;
   }
-  return { ranks: ranks.subarray(0, n), values: values.subarray(0, n) };
+  return { ranks: ascending.subarray(0, n), values: distances.subarray(0, n) };
 }
 
 /** The ranks whose slot in `best` was written, ascending, written into `into`. */

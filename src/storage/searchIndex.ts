@@ -176,6 +176,7 @@ export class SearchIndex {
     if (verified !== undefined) parts.set("verified", this.derived(`v|${verified}`, (a) => verifiedSet(a, verified)));
     // A near set is computed each time, not kept: points and radii rarely repeat, and each kept
     // set (up to 30,000 ranks with their distances) would push reusable sets out of the cache.
+    // It lives in the attributes' scratch space, valid until the next search computes one.
     if (near) parts.set("near", nearSet(this.attributes(), near, near.radiusKm));
     return parts;
   }

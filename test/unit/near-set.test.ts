@@ -33,7 +33,7 @@ test("nearSet gives every broker measuring each office in the box would, with th
   const officeLng = Float64Array.from(lng);
   const officeCos = Float64Array.from(lat, cosOfLatitude);
   const grid = new OfficeGrid(officeLat, officeLng, officeCos, Int32Array.from(rank));
-  const scratch = { best: new Float64Array(n).fill(Number.POSITIVE_INFINITY), touched: new Int32Array(n) };
+  const scratch = { best: new Float64Array(n).fill(Number.POSITIVE_INFINITY), touched: new Int32Array(n), distances: new Float64Array(n) };
   const attributes = { grid, nearScratch: () => scratch } as unknown as BrokerAttributes;
   // Small radii (few touched ranks: sorted) and large ones (many: read in one pass).
   for (const radiusKm of [1, 5, 20, 60, 150, 400]) {
