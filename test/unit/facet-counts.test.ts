@@ -46,3 +46,23 @@ test("province and city counted in one pass equal each counted alone (several of
     if (share === 1) expect(both.city!.length).toBe(50);
   }
 });
+
+test("facet values come most frequent first, ties by name, at most 50, as a comparator sort gives them", () => {
+  const next = random(9);
+  const names = Array.from({ length: 120 }, (_, i) => `${String.fromCharCode(65 + Math.floor(next() * 26))}ine ${i % 7} ${i}`);
+  const n = 3_000;
+  const lists = Array.from({ length: n }, () => Array.from({ length: Math.floor(next() * 4) }, () => Math.floor(next() ** 3 * names.length)));
+  const start = new Int32Array(n + 1);
+  lists.forEach((list, rank) => (start[rank + 1] = start[rank]! + list.length));
+  const attributes = { linesOf: { start, values: Int32Array.from(lists.flat()) }, lines: { names } } as unknown as BrokerAttributes;
+  for (const size of [0, 10, 200, n]) {
+    const matches = Int32Array.from({ length: size }, (_, i) => i);
+    const counts = new Map<number, number>();
+    for (let rank = 0; rank < size; rank++) for (const id of lists[rank]!) counts.set(id, (counts.get(id) ?? 0) + 1);
+    const expected = [...counts]
+      .map(([id, count]) => ({ value: names[id]!, count }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1))
+      .slice(0, 50);
+    expect(countFacet(attributes, matches, "insuranceType", {})).toEqual(expected);
+  }
+});
