@@ -2,21 +2,10 @@ import { expect, test } from "bun:test";
 import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
 import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
 import { countFacet, countProvincesAndCities } from "../../src/storage/facetCounts.ts";
-
-/** A deterministic pseudo-random sequence (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seededRandom.ts";
 
 test("province and city counted in one pass equal each counted alone (several offices, some in one city)", () => {
-  const next = random(3);
+  const next = seededRandom(3);
   const n = 2_000;
   const cityNames = Array.from({ length: 90 }, (_, i) => `City ${i}`);
   const officeStart = new Int32Array(n + 1);
@@ -48,7 +37,7 @@ test("province and city counted in one pass equal each counted alone (several of
 });
 
 test("facet values come most frequent first, ties by name, at most 50, as a comparator sort gives them", () => {
-  const next = random(9);
+  const next = seededRandom(9);
   const names = Array.from({ length: 120 }, (_, i) => `${String.fromCharCode(65 + Math.floor(next() * 26))}ine ${i % 7} ${i}`);
   const n = 3_000;
   const lists = Array.from({ length: n }, () => Array.from({ length: Math.floor(next() * 4) }, () => Math.floor(next() ** 3 * names.length)));

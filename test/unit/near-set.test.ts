@@ -3,21 +3,10 @@ import { boundingBox, cosOfLatitude, haversineKm } from "../../src/domain/geo/di
 import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
 import { OfficeGrid } from "../../src/storage/officeGrid.ts";
 import { nearSet } from "../../src/storage/rankSets.ts";
-
-/** A deterministic pseudo-random sequence (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seededRandom.ts";
 
 test("nearSet gives every broker measuring each office in the box would, with the same nearest distance to the bit", () => {
-  const next = random(5);
+  const next = seededRandom(5);
   const n = 3_000;
   const lat: number[] = [];
   const lng: number[] = [];

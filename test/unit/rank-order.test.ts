@@ -2,22 +2,11 @@ import { describe, expect, test } from "bun:test";
 import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
 import { globalOrder, reorder } from "../../src/storage/rankOrder.ts";
 import { smallestSorted } from "../../src/storage/smallestSorted.ts";
-
-/** A deterministic pseudo-random sequence (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../support/seededRandom.ts";
 
 describe("smallestSorted: the first keys of a full sort, without sorting them all", () => {
   test("equals a full sort's prefix for every count, on distinct keys", () => {
-    const next = random(7);
+    const next = seededRandom(7);
     for (const size of [0, 1, 2, 5, 100, 1_000]) {
       const keys = Float64Array.from({ length: size }, (_, i) => Math.floor(next() * 1e6) * 4096 + i);
       const sorted = keys.slice().sort();
@@ -30,7 +19,7 @@ describe("smallestSorted: the first keys of a full sort, without sorting them al
 
 describe("reorder: ratings changed in place give the order a full sort would", () => {
   test("after random rating changes, for both orders", () => {
-    const next = random(11);
+    const next = seededRandom(11);
     const n = 500;
     const attributes = {
       averageRating: Float64Array.from({ length: n }, () => Math.round(next() * 8) / 2),
