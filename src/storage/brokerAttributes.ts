@@ -154,10 +154,15 @@ export class BrokerAttributes {
   }
 
   private near: NearScratch | undefined;
-  /** nearSet's scratch space, one slot per rank: `best` all +Infinity (it resets what it writes), the others any. */
+  /** nearSet's scratch space, one slot (or bit) per rank: `best` all +Infinity and `touchedBits` all 0 (it resets what it writes), the others any. */
   nearScratch(): NearScratch {
     const n = this.averageRating.length;
-    this.near ??= { best: new Float64Array(n).fill(Number.POSITIVE_INFINITY), touched: new Int32Array(n), distances: new Float64Array(n) };
+    this.near ??= {
+      best: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
+      touchedBits: new Int32Array(Math.ceil(n / 32)),
+      touched: new Int32Array(n),
+      distances: new Float64Array(n),
+    };
     return this.near;
   }
 
@@ -189,6 +194,7 @@ const EMPTY = new Int32Array(0);
 
 interface NearScratch {
   best: Float64Array;
+  touchedBits: Int32Array;
   touched: Int32Array;
   distances: Float64Array;
 }

@@ -44,9 +44,8 @@ export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: 
   const { lat: officeLat, lng: officeLng, cosLat: officeCosLat, rank: officeRank } = attributes.grid;
   const cosCentre = cosOfLatitude(centre.lat);
   // Smallest haversine per rank in scratch arrays the attributes own (no map, no allocation per
-  // office); `touched` lists the ranks written, to read them back and reset them.
-  const { best, touched, distances } = attributes.nearScratch();
-  let count = 0;
+  // office); `touchedBits` marks the ranks written, to read them back in order and reset them.
+  const { best, touchedBits, touched, distances } = attributes.nearScratch();
   const spans: number[] = [];
   const spanEnds = attributes.grid.spans(box, spans);
   for (let s = 0; s < spanEnds; s += 2) {
@@ -57,15 +56,14 @@ export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: 
       const h = haversine(centre.lat, centre.lng, cosCentre, lat, lng, officeCosLat[at]!);
       const rank = officeRank[at]!;
       const previous = best[rank]!;
-      if (previous === Number.POSITIVE_INFINITY) touched[count++] = rank;
+      touchedBits[rank >>> 5]! |= 1 << (rank & 31);
       if (h < previous) best[rank] = h;
     }
   }
-  // Ranks ascending: sorting many touched ranks costs more than reading every rank's slot once.
-  const ascending = count * 16 > best.length ? everyTouched(best, touched) : touched.subarray(0, count).sort();
+  const ascending = takeAscending(touchedBits, touched);
   // The ranks within the radius are written back over `ascending` (behind the reads).
   let n = 0;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < ascending.length; i++) {
     const rank = ascending[i]!;
     const km = kmOfHaversine(best[rank]!);
     best[rank] = Number.POSITIVE_INFINITY;
@@ -76,10 +74,23 @@ export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: 
   return { ranks: ascending.subarray(0, n), values: distances.subarray(0, n) };
 }
 
-/** The ranks whose slot in `best` was written, ascending, written into `into`. */
-function everyTouched(best: Float64Array, into: Int32Array): Int32Array {
+/**
+ * The ranks whose bit is set, ascending, written into `into`; the bits are cleared. One bit a
+ * rank: 100,000 ranks are 3,125 words to read, quicker than sorting a few thousand touched
+ * ranks (30,000 took 2 ms) or testing 100,000 distances.
+ */
+function takeAscending(bits: Int32Array, into: Int32Array): Int32Array {
   let n = 0;
-  for (let rank = 0; rank < best.length; rank++) if (best[rank] !== Number.POSITIVE_INFINITY) into[n++] = rank;
+  for (let word = 0; word < bits.length; word++) {
+    let set = bits[word]!;
+    if (set === 0) continue;
+    bits[word] = 0;
+    while (set !== 0) {
+      const lowest = set & -set;
+      into[n++] = word * 32 + (31 - Math.clz32(lowest));
+      set ^= lowest;
+    }
+  }
   return into.subarray(0, n);
 }
 

@@ -22,9 +22,14 @@ test("nearSet gives every broker measuring each office in the box would, with th
   const officeLng = Float64Array.from(lng);
   const officeCos = Float64Array.from(lat, cosOfLatitude);
   const grid = new OfficeGrid(officeLat, officeLng, officeCos, Int32Array.from(rank));
-  const scratch = { best: new Float64Array(n).fill(Number.POSITIVE_INFINITY), touched: new Int32Array(n), distances: new Float64Array(n) };
+  const scratch = {
+    best: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
+    touchedBits: new Int32Array(Math.ceil(n / 32)),
+    touched: new Int32Array(n),
+    distances: new Float64Array(n),
+  };
   const attributes = { grid, nearScratch: () => scratch } as unknown as BrokerAttributes;
-  // Small radii (few touched ranks: sorted) and large ones (many: read in one pass).
+  // Small radii (few touched ranks) and large ones (most), ranks 31 and 32 apart on one bit word's edges.
   for (const radiusKm of [1, 5, 20, 60, 150, 400]) {
     for (let round = 0; round < 5; round++) {
       const centre = { lat: 43 + next() * 3, lng: -81 + next() * 4 };
@@ -41,6 +46,7 @@ test("nearSet gives every broker measuring each office in the box would, with th
       expect(Array.from(set.values!)).toEqual(expected.map(([, km]) => km));
       // The scratch space is left clean for the next search.
       expect(scratch.best.every((value) => value === Number.POSITIVE_INFINITY)).toBe(true);
+      expect(scratch.touchedBits.every((word) => word === 0)).toBe(true);
     }
   }
 });
