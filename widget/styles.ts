@@ -1,9 +1,5 @@
-import { css, unsafeCSS } from "lit";
-import { DARK, LIGHT, paletteDeclarations } from "./palette.ts";
-
-// unsafeCSS is fine here: the input is our own constant palette, never page or API data.
-const light = unsafeCSS(paletteDeclarations(LIGHT));
-const dark = unsafeCSS(paletteDeclarations(DARK));
+import { css } from "lit";
+import { lightPalette, themeSwitch } from "./themeStyles.ts";
 
 /**
  * Shared look of every widget. theme="auto" follows prefers-color-scheme through a media
@@ -11,7 +7,7 @@ const dark = unsafeCSS(paletteDeclarations(DARK));
  */
 export const baseStyles = css`
   :host {
-    ${light}
+    ${lightPalette}
     --_radius: var(--bw-radius, 10px);
     display: block;
     box-sizing: border-box;
@@ -26,16 +22,7 @@ export const baseStyles = css`
     color-scheme: light;
     text-align: start;
   }
-  :host([theme="dark"]) {
-    ${dark}
-    color-scheme: dark;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host([theme="auto"]) {
-      ${dark}
-      color-scheme: dark;
-    }
-  }
+  ${themeSwitch}
   :host([hidden]) {
     display: none;
   }

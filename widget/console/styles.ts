@@ -1,9 +1,5 @@
-import { css, unsafeCSS } from "lit";
-import { DARK, LIGHT, paletteDeclarations } from "../palette.ts";
-
-// unsafeCSS is fine here: our own constant palette, never page or API data.
-const light = unsafeCSS(paletteDeclarations(LIGHT));
-const dark = unsafeCSS(paletteDeclarations(DARK));
+import { css } from "lit";
+import { lightPalette, themeSwitch } from "../themeStyles.ts";
 
 /**
  * The console's palette lives on <bd-console> only (the widget's palettes, WCAG AA checked in
@@ -11,7 +7,7 @@ const dark = unsafeCSS(paletteDeclarations(DARK));
  */
 export const appStyles = css`
   :host {
-    ${light}
+    ${lightPalette}
     display: block;
     min-height: 100vh;
     background: var(--_surface);
@@ -20,16 +16,7 @@ export const appStyles = css`
     font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
     line-height: 1.5;
   }
-  :host([theme="dark"]) {
-    ${dark}
-    color-scheme: dark;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host([theme="auto"]) {
-      ${dark}
-      color-scheme: dark;
-    }
-  }
+  ${themeSwitch}
 `;
 
 /** What every console element shares: controls, tables, dialogs, notices. */
