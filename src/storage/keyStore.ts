@@ -2,10 +2,9 @@ import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { apiKeys, workspaces } from "../../db/schema.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../auth/apiKeyFormat.ts";
 import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../auth/keyVocabulary.ts";
-import { BoundedCache } from "../cache/boundedCache.ts";
-import { estimateBytes } from "../cache/estimateBytes.ts";
 import type { DirectoryDb } from "./database.ts";
 import { MetaCounter } from "./metaCounter.ts";
+import { VersionedCache } from "./versionedCache.ts";
 import type { StorageHealth } from "./storageHealth.ts";
 
 export type StoredKey = typeof apiKeys.$inferSelect;
@@ -36,8 +35,7 @@ export class KeyStore {
   private readonly byHash;
   /** Bumped by triggers on every change admission depends on (migration 0007), from any process. */
   private readonly version: MetaCounter;
-  private readonly cache = new BoundedCache<StoredKey | null>("api-keys", KEY_CACHE_LIMITS, estimateBytes);
-  private cachedVersion = -1;
+  private readonly cache = new VersionedCache<StoredKey | null>("api-keys", KEY_CACHE_LIMITS);
   private readonly touch;
   /** When this process last wrote each key's lastUsedAt: the read path skips the UPDATE in between. */
   private readonly lastUseWritten = new Map<string, number>();
@@ -95,16 +93,7 @@ export class KeyStore {
    * before the next lookup. (The version is read first: a change racing the lookup is seen next turn.)
    */
   findByHash(hash: string): StoredKey | undefined {
-    const version = this.version.current();
-    if (version !== this.cachedVersion) {
-      this.cache.clear();
-      this.cachedVersion = version;
-    }
-    const cached = this.cache.get(hash);
-    if (cached !== undefined) return cached ?? undefined;
-    const row = this.byHash.get({ hash });
-    this.cache.set(hash, row ?? null);
-    return row;
+    return this.cache.get(hash, this.version.current(), () => this.byHash.get({ hash }) ?? null) ?? undefined;
   }
 
   /** The key cache's size against its caps (for /metrics and the memory-bounds test). */
@@ -218,6 +207,6 @@ export class KeyStore {
   ensureWorkspace(name: string, now: number): Workspace {
     const candidate = { id: `ws_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, name, createdAt: now };
     this.db.insert(workspaces).values(candidate).onConflictDoNothing({ target: workspaces.name }).run();
-    return this.db.select().from(workspaces).where(eq(workspaces.name, name)).get() ?? candidate;
+    return this.workspaceByName(name) ?? candidate;
   }
 }

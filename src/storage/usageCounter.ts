@@ -1,6 +1,6 @@
 import type { DailyUsage, KeyUsageStore } from "./keyUsageStore.ts";
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** Pending (key, day) pairs held at most; reaching it flushes at once, so memory stays bounded. */
 export const MAX_PENDING = 20_000;
 

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
-import { utcDay } from "../../storage/usageCounter.ts";
+import { DAY_MS, utcDay } from "../../storage/usageCounter.ts";
 import { scopedProcedure } from "../trpc.ts";
 
-const DAY_MS = 86_400_000;
 export const MAX_USAGE_DAYS = 30;
 
 export const keyUsageInput = z.object({
