@@ -2,7 +2,7 @@ import type { Server } from "bun";
 import { createRestHandler } from "./adapters/rest/restHandler.ts";
 import { restRoutes } from "./adapters/rest/restRoutes.ts";
 import { errorResponse, jsonResponse, stampedJsonText } from "./adapters/http/json.ts";
-import { isLocalClient, isLocalHostHeader, isLoopbackBinding } from "./adapters/http/loopback.ts";
+import { isLocalClient, isLoopbackBinding, rebindingRefusal } from "./adapters/http/loopback.ts";
 import type { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { requestIdFor, type RequestInfo } from "./adapters/http/requestInfo.ts";
 import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
@@ -111,7 +111,8 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/demo") {
       info.route = path;
-      if (checkHost && !isLocalHostHeader(request.headers.get("host"))) return rebindingRefusal();
+      const refusal = rebindingRefusal(request, checkHost);
+      if (refusal) return errorResponse(403, refusal);
       if (!options.demoPublic && !isLocalClient(request, { peerAddress: info.clientAddress, behindProxy })) {
         return errorResponse(403, "The demo page is served to this machine only (open http://localhost:PORT/demo there); the operator can open it to others with --demo-public.");
       }
@@ -130,7 +131,8 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/metrics") {
       info.route = path;
-      if (checkHost && !isLocalHostHeader(request.headers.get("host"))) return rebindingRefusal();
+      const refusal = rebindingRefusal(request, checkHost);
+      if (refusal) return errorResponse(403, refusal);
       return serveMetrics(request, isLocalClient(request, { peerAddress: info.clientAddress, behindProxy }));
     }
     if (path === "/docs" || path === "/docs/") {
@@ -174,10 +176,6 @@ export function startServer(services: Services, options: ServerOptions): Server<
         else end();
       }
     }
-  }
-
-  function rebindingRefusal(): Response {
-    return errorResponse(403, "This server listens on localhost and only answers requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection).");
   }
 
   return Bun.serve({

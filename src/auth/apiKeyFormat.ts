@@ -14,8 +14,12 @@ export function generateApiKey(): string {
  * brute-force, and the lookup by hash never compares the secret itself with anything.
  */
 export function hashApiKey(key: string): string {
-  // Bun's one-shot hash: the same hex digest as node:crypto's createHash, in half the time.
-  return Bun.SHA256.hash(key, "hex");
+  return sha256Hex(key);
+}
+
+/** SHA-256 as hex: Bun's one-shot hash, the same digest as node:crypto's createHash in half the time. */
+export function sha256Hex(text: string): string {
+  return Bun.SHA256.hash(text, "hex");
 }
 
 export function looksLikeApiKey(value: string): boolean {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { sha256Hex } from "./apiKeyFormat.ts";
 
 /**
  * The secrets of the workspace console and how long they live. Sign-in links and session ids
@@ -14,7 +15,7 @@ export function newSecret(): string {
 }
 
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  return sha256Hex(secret);
 }
 
 /** What a link token or session id looks like; anything else is refused before any lookup. */

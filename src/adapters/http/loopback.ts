@@ -21,6 +21,15 @@ export function isLocalHostHeader(host: string | null): boolean {
   return LOCAL_HOST_NAMES.has(name);
 }
 
+/**
+ * Why a server bound to loopback (`checkHost`) refuses this request, or undefined when it does
+ * not: the Host names another machine. MCP and the local-only routes answer it in their forms.
+ */
+export function rebindingRefusal(request: Request, checkHost: boolean): string | undefined {
+  if (!checkHost || isLocalHostHeader(request.headers.get("host"))) return undefined;
+  return "This server listens on localhost and only answers requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection).";
+}
+
 /** A loopback peer address as Bun reports it (IPv4, IPv6 or IPv4-mapped IPv6). */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;

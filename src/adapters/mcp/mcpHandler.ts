@@ -13,7 +13,8 @@ import { chargeOrRefuse } from "./rateCharge.ts";
 import { legacyHeaderVersion, requestEra, unsupportedVersion } from "./requestEra.ts";
 import { renderBody } from "./streamedText.ts";
 import { ToolResultCache } from "./toolResultCache.ts";
-import { corsHeaders, isAllowedOrigin, isLocalHostHeader, isLoopbackBinding, preflightHeaders } from "./transportGuards.ts";
+import { rebindingRefusal } from "../http/loopback.ts";
+import { corsHeaders, isAllowedOrigin, isLoopbackBinding, preflightHeaders } from "./transportGuards.ts";
 
 export interface McpHandlerOptions {
   /** Browser origins allowed to call /mcp, exactly as browsers send them (https://app.example). */
@@ -42,9 +43,8 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
   return async function handleMcp(request: Request, info: RequestInfo): Promise<Response> {
     info.route = "/mcp";
     const origin = request.headers.get("origin");
-    if (checkHost && !isLocalHostHeader(request.headers.get("host"))) {
-      return transportError(403, "This server listens on localhost and only answers requests addressed to localhost, 127.0.0.1 or [::1] (DNS rebinding protection).");
-    }
+    const rebinding = rebindingRefusal(request, checkHost);
+    if (rebinding) return transportError(403, rebinding);
     if (!isAllowedOrigin(origin, allowedOrigins, request.headers.get("host"))) {
       return transportError(403, `Origin ${JSON.stringify(origin?.slice(0, 200))} may not use /mcp. Agents call without an Origin; a page on this machine (http://localhost:…) may call a server reached as localhost; for any other browser client the operator adds its origin with --mcp-allowed-origins.`);
     }
