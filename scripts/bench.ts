@@ -20,7 +20,7 @@ import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProces
 import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { memoryOf } from "./bench/processMemory.ts";
-import { buildScenarios, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
+import { buildScenarios, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
 
 const { values } = parseArgs({
@@ -55,7 +55,6 @@ const load: LoadSettings = {
 };
 const warmupSeconds = Number(values.warmup);
 const logLevel = values["log-level"];
-const SCENARIO_IDS: ScenarioId[] = ["list", "search", "detail", "reviews", "quote", "mcp", "detailHot", "reviewsHot", "healthz", "near", "relevance", "filters"];
 const onlyIds = values.only?.split(",").map((id) => id.trim());
 const unknownIds = onlyIds?.filter((id) => !SCENARIO_IDS.includes(id as ScenarioId)) ?? [];
 if (unknownIds.length > 0) throw new Error(`--only: unknown scenario ${unknownIds.join(", ")} (known: ${SCENARIO_IDS.join(", ")})`);

@@ -100,7 +100,4 @@ export function isAbort(error: unknown): boolean {
   return (error as { name?: unknown } | null)?.name === "AbortError";
 }
 
-/** customElements.define throws on a second definition (script included twice): skip it. */
-export function defineOnce(name: string, element: CustomElementConstructor): void {
-  if (!customElements.get(name)) customElements.define(name, element);
-}
+export { defineOnce } from "./defineOnce.ts";

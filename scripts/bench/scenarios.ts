@@ -18,8 +18,9 @@ import { BRAND_WORDS, BRAND_WORDS_FR, FIRST_NAMES_EN, FIRST_NAMES_FR, SPECIALTIE
 import { filterRequests, nearRequests, relevanceRequests } from "./discoveryScenarios.ts";
 import type { LoadRequest } from "./wrk.ts";
 
-export type ScenarioId =
-  | "list" | "search" | "detail" | "reviews" | "quote" | "mcp" | "near" | "relevance" | "filters" | "detailHot" | "reviewsHot" | "healthz";
+/** Every scenario, in the order a run measures them (the list first: its body sizes the ceiling). */
+export const SCENARIO_IDS = ["list", "search", "detail", "reviews", "quote", "mcp", "detailHot", "reviewsHot", "healthz", "near", "relevance", "filters"] as const;
+export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
 export interface Scenario {
   id: ScenarioId;

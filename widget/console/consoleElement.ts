@@ -76,10 +76,7 @@ export class ConsoleElement extends LitElement {
   }
 }
 
-/** customElements.define throws on a second definition: skip it. */
-export function defineOnce(name: string, element: CustomElementConstructor): void {
-  if (!customElements.get(name)) customElements.define(name, element);
-}
+export { defineOnce } from "../defineOnce.ts";
 
 /** Field problems from a 422 answer, by field path ("name", "scopes.0" → "scopes"). */
 export function issuesByField(error: unknown): Record<string, string> {
