@@ -30,10 +30,16 @@ export const leadDetailSchema = leadSchema.extend({
 });
 export type LeadDetail = z.infer<typeof leadDetailSchema>;
 
-/** A lead of the workspace with everything it carries; another workspace's lead is not found. */
-export function leadDetail(services: Services, id: string, workspaceId: string): LeadDetail {
+/** The stored lead of the workspace; another workspace's lead, or none, is NOT_FOUND. */
+export function workspaceLead(services: Services, id: string, workspaceId: string) {
   const lead = services.leads.find(id, workspaceId);
   if (!lead) throw new TRPCError({ code: "NOT_FOUND", message: `No lead with the id ${JSON.stringify(id)} exists in this workspace.` });
+  return lead;
+}
+
+/** A lead of the workspace with everything it carries; another workspace's lead is not found. */
+export function leadDetail(services: Services, id: string, workspaceId: string): LeadDetail {
+  const lead = workspaceLead(services, id, workspaceId);
   const quote = lead.quoteId ? services.quotes.find(lead.quoteId, workspaceId) : undefined;
   const broker = lead.brokerSlug ? services.brokers.findBySlug(lead.brokerSlug) : undefined;
   const created = { status: "new" as const, note: null, actor: lead.source, at: new Date(lead.createdAt).toISOString() };

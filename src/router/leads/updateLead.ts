@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { objectExpected } from "../quotes/invalidInput.ts";
 import { scopedProcedure } from "../trpc.ts";
-import { leadDetail, leadDetailSchema, leadId } from "./leadDetail.ts";
+import { leadDetail, leadDetailSchema, leadId, workspaceLead } from "./leadDetail.ts";
 import { LEAD_STATUSES, MAX_NOTES_LENGTH, optionalText } from "./leadSchemas.ts";
 
 const leadChange = {
@@ -31,7 +31,8 @@ export const updateLead = scopedProcedure("leads:write")
   .input(updateLeadInput)
   .output(updateLeadOutput)
   .mutation(({ ctx, input }) => {
-    const current = leadDetail(ctx.services, input.leadId, ctx.principal.workspaceId);
+    // Only that it exists here and its status: the whole detail is read once, after the change.
+    const current = workspaceLead(ctx.services, input.leadId, ctx.principal.workspaceId);
     ctx.services.leads.appendEvent({
       leadId: current.id,
       status: input.status ?? current.status,
