@@ -54,6 +54,12 @@ export interface PublishedBroker {
   starCounts: readonly [number, number, number, number, number];
 }
 
+/** The lookup facts of a published broker whose profile is at hand (what reviewsOf needs). */
+export function publishedBrokerRef(broker: BrokerDetail): PublishedBroker {
+  const d = broker.rating.distribution;
+  return { rowId: Number(broker.id), slug: broker.slug, name: broker.name, reviewCount: broker.reviewCount, starCounts: [d["1"], d["2"], d["3"], d["4"], d["5"]] };
+}
+
 /** Broker ids are the row id written in decimal; anything else names no broker. */
 const BROKER_ID_FORMAT = /^[1-9][0-9]{0,14}$/;
 
@@ -210,14 +216,6 @@ export class BrokerStore {
       if (rows.length < chunkSize) return;
       after = last;
     }
-  }
-
-  /** The lookup facts of the published broker with this slug. */
-  findRefBySlug(slug: string): PublishedBroker | undefined {
-    const broker = this.findBySlug(slug);
-    if (!broker) return undefined;
-    const d = broker.rating.distribution;
-    return { rowId: Number(broker.id), slug: broker.slug, name: broker.name, reviewCount: broker.reviewCount, starCounts: [d["1"], d["2"], d["3"], d["4"], d["5"]] };
   }
 
   /** The published broker with this id (as the API writes it), or undefined for any other text. */

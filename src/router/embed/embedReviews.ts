@@ -1,3 +1,4 @@
+import { publishedBrokerRef } from "../../storage/brokerStore.ts";
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { z } from "zod";
 import { averageRating, ratingSchema } from "../../schemas/broker.ts";
@@ -41,8 +42,7 @@ export const embedReviews = scopedProcedure("reviews:read")
   .output(embedReviewsOutput)
   .query(({ ctx, input }) => {
     const broker = publishedBrokerOrThrow(ctx.services, input.broker);
-    const reference = ctx.services.brokers.findRefBySlug(broker.slug)!;
-    const reviews = ctx.services.brokers.reviewsOf(reference, 1, input.limit, { sort: input.sort, rating: input.rating });
+    const reviews = ctx.services.brokers.reviewsOf(publishedBrokerRef(broker), 1, input.limit, { sort: input.sort, rating: input.rating });
     return {
       broker: {
         id: broker.id,

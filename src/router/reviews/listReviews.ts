@@ -3,10 +3,10 @@ import { z } from "zod";
 import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { reviewRatingParam, reviewSortParam } from "../../schemas/reviewParams.ts";
 import { reviewSchema } from "../../schemas/review.ts";
-import type { PublishedBroker } from "../../storage/brokerStore.ts";
+import { publishedBrokerRef, type PublishedBroker } from "../../storage/brokerStore.ts";
 import type { Services } from "../../services.ts";
 import { brokerSlug } from "../brokers/getBroker.ts";
-import { unknownSlugMessage } from "../brokers/publishedBroker.ts";
+import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { scopedProcedure } from "../trpc.ts";
 
 export const listReviewsInput = z
@@ -45,9 +45,7 @@ export const listReviews = scopedProcedure("reviews:read")
 /** Any id or slug that names no published broker is NOT_FOUND, whatever its form. */
 function reviewedBroker(services: Services, input: { brokerId?: string; slug?: string }): PublishedBroker {
   if (input.slug !== undefined) {
-    const broker = services.brokers.findRefBySlug(input.slug);
-    if (!broker) throw new TRPCError({ code: "NOT_FOUND", message: unknownSlugMessage(input.slug) });
-    return broker;
+    return publishedBrokerRef(publishedBrokerOrThrow(services, input.slug));
   }
   const id = input.brokerId ?? "";
   const broker = services.brokers.findById(id);
