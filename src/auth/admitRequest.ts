@@ -58,16 +58,9 @@ const reject = (code: TRPCError["code"], message: string, rate?: RateDecision): 
  * The one gate every adapter passes a request through before it may call a procedure:
  * who is calling (the key), from where (embed keys and their origins), and how often
  * (the key's rate limit). Returns a value, never throws, so each transport can word the
- * refusal its own way (REST status + headers, MCP 401 challenge…).
- */
-export async function admitRequest(deps: AdmissionDeps, credentials: RequestCredentials): Promise<Admission> {
-  return admit(deps, credentials);
-}
-
-/**
- * The same gate, answering at once when the rate limiter does (the in-process one always
- * does): the REST adapter then hands a cached answer back without a promise in between.
- * Every check is the one above, in the same order; only the waiting differs.
+ * refusal its own way (REST status + headers, MCP 401 challenge…). It answers at once when
+ * the rate limiter does (the in-process one always does): the REST adapter then hands a
+ * cached answer back without a promise in between; callers that wait anyway `await` it.
  */
 export function admit(deps: AdmissionDeps, credentials: RequestCredentials): Admission | Promise<Admission> {
   const admission = checkKey(deps, credentials);

@@ -1,4 +1,4 @@
-import { admitRequest, type Admission } from "../../auth/admitRequest.ts";
+import { admit, type Admission } from "../../auth/admitRequest.ts";
 import { createCaller, type Caller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
 import { STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
@@ -53,7 +53,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       return new Response(null, { status: 204, headers: origin ? preflightHeaders(origin) : { Allow: "POST, OPTIONS" } });
     }
 
-    const admission = await admitRequest(services, { authorization: request.headers.get("authorization"), origin, surface: "mcp", client: info });
+    const admission = await admit(services, { authorization: request.headers.get("authorization"), origin, surface: "mcp", client: info });
     if (!admission.ok) return refusal(admission, cors);
     info.keyId = admission.principal.keyId;
     const headers = { ...cors, ...rateLimitHeaders(admission.rate) };

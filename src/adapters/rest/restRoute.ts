@@ -68,7 +68,9 @@ export function restRoute(spec: RestRouteSpec): RestRoute {
 
 /** The input a route without a body hands its procedure: the query (less its hidden inputs) under the path parameters. */
 export function queryInput(route: Pick<RestRouteSpec, "hiddenInputs">, params: Record<string, string>, query: Record<string, string>): Record<string, string> {
-  const hidden = new Set(route.hiddenInputs ?? []);
+  // Most routes hide nothing: no set and no filtered copy on their (uncached) path.
+  if (!route.hiddenInputs?.length) return { ...query, ...params };
+  const hidden = new Set(route.hiddenInputs);
   return { ...Object.fromEntries(Object.entries(query).filter(([name]) => !hidden.has(name))), ...params };
 }
 

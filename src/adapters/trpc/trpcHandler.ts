@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-import { admitRequest, chargeMore, rateLimitedError } from "../../auth/admitRequest.ts";
+import { admit, chargeMore, rateLimitedError } from "../../auth/admitRequest.ts";
 import type { RateDecision } from "../../auth/rateLimiter.ts";
 import { appRouter } from "../../router/appRouter.ts";
 import type { Context } from "../../router/trpc.ts";
@@ -41,7 +41,7 @@ export function createTrpcHandler(services: Services) {
       router: appRouter,
       maxBatchSize: MAX_TRPC_BATCH,
       async createContext({ info: call }): Promise<Context> {
-        const admission = await admitRequest(services, {
+        const admission = await admit(services, {
           authorization: request.headers.get("authorization"),
           origin: request.headers.get("origin"),
           surface: "trpc",
