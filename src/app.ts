@@ -26,6 +26,8 @@ export interface AppOptions {
   logger?: Logger;
   /** PUBLIC_URL: the origin clients use when a proxy sits in front. */
   publicUrl?: string;
+  /** DATABASE_URL: PostgreSQL shared by several instances; unset, the SQLite file at databasePath. */
+  databaseUrl?: string;
   /** REDIS_URL: Valkey/Redis holding the rate-limit windows every instance shares. */
   redisUrl?: string;
   /** METRICS_TOKEN: lets a remote scraper read /metrics. */
@@ -52,8 +54,12 @@ const USAGE_FLUSH_MS = 60_000;
 /** After start, when the discovery index is loaded (a search arriving first is answered without it). */
 const DISCOVERY_WARM_UP_DELAY_MS = 500;
 
-/** Opens and migrates the database, loads demo data if asked, and starts serving. */
-export function startApp(options: AppOptions): RunningApp {
+/**
+ * Opens and migrates the database, loads demo data if asked, and starts serving. Asynchronous
+ * because a shared database (DATABASE_URL) is reached over the network; over SQLite every step
+ * is synchronous and the promise is settled at once.
+ */
+export async function startApp(options: AppOptions): Promise<RunningApp> {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
   const db = openDatabase(options.databasePath, { synchronous: options.synchronous });
   const { applied } = migrateOrExplain(db, options.databasePath);

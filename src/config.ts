@@ -84,6 +84,16 @@ export const SETTINGS = {
     schema: z.string().trim().min(1, { error: "DATABASE_PATH / --db must not be empty" }).default("./data/broker-directory.db"),
     help: "SQLite file, created if missing (default ./data/broker-directory.db)",
   },
+  databaseUrl: {
+    flag: "database-url",
+    env: "DATABASE_URL",
+    placeholder: "URL",
+    // Credentials may be in it: the message never repeats the value.
+    schema: z
+      .url({ protocol: /^(postgres|postgresql)$/, error: "DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL" })
+      .optional(),
+    help: "PostgreSQL shared by several instances (postgres://user:pass@host/db); when set, --db is not used (default: the SQLite file)",
+  },
   demo: {
     flag: "no-demo",
     env: "DEMO",

@@ -17,7 +17,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   const { values } = parseCommandArgs(args, settingFlags(), "serve");
   if (values.help) return console.log(SERVE_HELP);
   const config = loadConfig({ flags: values, env });
-  const app = startApp({
+  const app = await startApp({
     databasePath: config.databasePath,
     port: config.port,
     hostname: config.host,
@@ -28,6 +28,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     publicUrl: config.publicUrl,
     metricsToken: config.metricsToken,
     redisUrl: config.redisUrl,
+    databaseUrl: config.databaseUrl,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);

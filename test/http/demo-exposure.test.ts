@@ -128,8 +128,8 @@ test("--demo-public serves /demo to forwarded clients too", async () => {
 test("a second instance on the same database file leaves the first one's demo key working", async () => {
   const dir = mkdtempSync(join(tmpdir(), "broker-directory-demo-"));
   const options = { databasePath: join(dir, "shared.db"), port: 0, hostname: "127.0.0.1", demo: true, logger: createLogger("silent") };
-  const first = startApp(options);
-  const second = startApp(options);
+  const first = await startApp(options);
+  const second = await startApp(options);
   try {
     const firstKey = KEY_PATTERN.exec(await (await fetch(`${first.url}/demo`)).text())![0];
     const secondKey = KEY_PATTERN.exec(await (await fetch(`${second.url}/demo`)).text())![0];

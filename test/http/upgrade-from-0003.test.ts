@@ -18,7 +18,7 @@ const databasePath = join(dir, "old.db");
 let app: RunningApp;
 let key: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   const db = openDatabase(databasePath);
   const client = db.$client;
   applyMigrationsBefore(client, "0004_broker_profile_fields");
@@ -33,7 +33,7 @@ beforeAll(() => {
   client.run("INSERT INTO reviews (broker_id, author_name, rating, title, body, published, created_at) VALUES (7, 'Ann Lee', 4, 'Good', 'Kept my premium down.', 1, 1000)");
   closeDatabase(db);
 
-  ({ app, key } = startUpgradedApp(databasePath));
+  ({ app, key } = await startUpgradedApp(databasePath));
 });
 afterAll(async () => {
   await app.stop(1_000);

@@ -25,7 +25,7 @@ let reviewsBefore: ReviewRow[];
 let aggregatesBefore: unknown[];
 let versionBefore: number;
 
-beforeAll(() => {
+beforeAll(async () => {
   const db = openDatabase(databasePath);
   const client = db.$client;
   applyMigrationsBefore(client, "0008_reviews_clustered_by_broker");
@@ -46,7 +46,7 @@ beforeAll(() => {
   versionBefore = client.query<{ value: number }, []>("SELECT value FROM meta WHERE key = 'directory_version'").get()!.value;
   closeDatabase(db);
 
-  ({ app, key } = startUpgradedApp(databasePath));
+  ({ app, key } = await startUpgradedApp(databasePath));
 });
 afterAll(async () => {
   await app.stop(1_000);

@@ -40,7 +40,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dir = options.databasePath ? undefined : mkdtempSync(join(tmpdir(), "broker-directory-test-"));
   const databasePath = options.databasePath ?? join(dir!, "directory.db");
-  const app = startApp({
+  const app = await startApp({
     databasePath,
     port: 0,
     hostname: "127.0.0.1",

@@ -1,0 +1,9 @@
+import { defineConfig } from "drizzle-kit";
+
+// drizzle-kit reads this (bun run db:generate:pg); the app applies the output itself when
+// DATABASE_URL names a PostgreSQL database (src/storage/pg/migratePg.ts).
+export default defineConfig({
+  dialect: "postgresql",
+  schema: "./db/schema.pg.ts",
+  out: "./db/migrations-pg",
+});

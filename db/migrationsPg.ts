@@ -1,0 +1,15 @@
+import journal from "./migrations-pg/meta/_journal.json" with { type: "json" };
+import tables from "./migrations-pg/0000_tables.sql" with { type: "text" };
+import triggersAndAnnouncements from "./migrations-pg/0001_triggers_and_announcements.sql" with { type: "text" };
+
+/**
+ * The PostgreSQL migrations (drizzle-kit's output for db/schema.pg.ts, plus hand-written ones
+ * made with `--custom`), embedded as text like db/migrations.ts. Add a new file here after
+ * `bun run db:generate:pg`; a unit test checks this list against drizzle-kit's journal.
+ */
+export const PG_MIGRATIONS: readonly { tag: string; sql: string }[] = [
+  { tag: "0000_tables", sql: tables },
+  { tag: "0001_triggers_and_announcements", sql: triggersAndAnnouncements },
+];
+
+export const PG_JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

@@ -1,0 +1,39 @@
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "../../../db/schema.pg.ts";
+
+/**
+ * A PostgreSQL database (DATABASE_URL) through postgres.js: the driver because it holds a
+ * LISTEN connection (Bun's built-in SQL client has no LISTEN yet, and the change announcements
+ * need one) and is drizzle's most used pg driver. Drizzle's pg dialect over db/schema.pg.ts.
+ */
+export type PgDb = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
+
+export interface PgOptions {
+  /** Connections this process may open (default 10: a few requests' writes at once, plus LISTEN). */
+  max?: number;
+}
+
+export function openPostgres(url: string, options: PgOptions = {}): PgDb {
+  const client = postgres(url, {
+    max: options.max ?? 10,
+    // A statement that waits longer is answered 503 rather than holding a request forever.
+    connect_timeout: 5,
+    idle_timeout: 60,
+    // NOTICEs (e.g. "relation already exists, skipping") are not worth a log line each.
+    onnotice: () => {},
+    // int8 arrives as text; drizzle's bigint({ mode: "number" }) columns turn it into a number
+    // (raw counts are cast to integer in SQL for the same reason).
+  });
+  return drizzle({ client, schema }) as PgDb;
+}
+
+/** Whether a database URL names PostgreSQL (the only network database we speak). */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** Closes the pool, letting running statements finish for up to `seconds`. */
+export async function closePostgres(db: PgDb, seconds = 5): Promise<void> {
+  await db.$client.end({ timeout: seconds });
+}

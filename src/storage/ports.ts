@@ -1,0 +1,46 @@
+import type { ConsoleLinkStore } from "./consoleLinkStore.ts";
+import type { ConsoleSessionStore } from "./consoleSessionStore.ts";
+import type { KeyStore } from "./keyStore.ts";
+import type { KeyUsageStore } from "./keyUsageStore.ts";
+import type { LeadStore } from "./leadStore.ts";
+import type { QuoteStore } from "./quoteStore.ts";
+
+/** A value now (SQLite answers synchronously) or later (PostgreSQL answers over the network). */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * A store's methods as either dialect may answer them: the SQLite class is the one declaration
+ * (its signatures are the contract), the PostgreSQL twin implements this port of it, and
+ * callers `await` every result, which costs nothing when SQLite answered at once. Only the
+ * methods named are part of the port; what else a class has is its own business.
+ */
+export type Port<S, M extends keyof S> = {
+  [K in M]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<Awaited<R>> : S[K];
+};
+
+// The stores whose rows live in the shared database when DATABASE_URL is set. The directory
+// itself (brokers, offices, reviews, carriers) is read from each instance's replica instead
+// (src/storage/pg/directoryReplica.ts), through the SQLite stores unchanged.
+export type KeyStorePort = Port<
+  KeyStore,
+  | "create"
+  | "createIn"
+  | "findByHash"
+  | "caches"
+  | "recordUse"
+  | "list"
+  | "revoke"
+  | "revokeNamed"
+  | "workspaceById"
+  | "workspaceByName"
+  | "listIn"
+  | "findIn"
+  | "expireBy"
+  | "count"
+  | "ensureWorkspace"
+>;
+export type LeadStorePort = Port<LeadStore, "insert" | "list" | "search" | "all" | "find" | "events" | "appendEvent">;
+export type QuoteStorePort = Port<QuoteStore, "insert" | "find">;
+export type KeyUsageStorePort = Port<KeyUsageStore, "add" | "since">;
+export type ConsoleLinkStorePort = Port<ConsoleLinkStore, "create" | "redeem">;
+export type ConsoleSessionStorePort = Port<ConsoleSessionStore, "start" | "resolve" | "end" | "endAll">;
