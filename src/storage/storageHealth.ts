@@ -1,14 +1,25 @@
 import type { Logger } from "../log.ts";
 import type { DirectoryDb } from "./database.ts";
+import { isFullyMigrated } from "./migrate.ts";
 import { probeWrite, storageFaultOf, type StorageFault } from "./storageFault.ts";
 
 /** /readyz probes a faulted database at most this often. */
 const PROBE_INTERVAL_MS = 1_000;
 
-const DESCRIPTION: Record<StorageFault, string> = {
+export const FAULT_DESCRIPTION: Record<StorageFault, string> = {
   full: "the disk or the database is full",
   "read-only": "the database is read-only",
+  unavailable: "the database cannot be reached",
 };
+
+/** What /readyz says of the database (src/ops/readiness.ts adds the lifecycle). */
+export interface DatabaseChecks {
+  database: "ok" | "unreachable";
+  migrations: "ok" | "pending" | "unknown";
+  writes: "ok" | StorageFault | "unknown";
+}
+
+export const UNREACHABLE: DatabaseChecks = { database: "unreachable", migrations: "unknown", writes: "unknown" };
 
 /**
  * Whether writes work. A failed write that is a storage fault (full, read-only) starts an
@@ -37,7 +48,7 @@ export class StorageHealth {
       this.log.error("database writes are failing: answering 503 until they work again", {
         fault,
         during,
-        detail: `${DESCRIPTION[fault]} (${error instanceof Error ? error.message : String(error)})`,
+        detail: `${FAULT_DESCRIPTION[fault]} (${error instanceof Error ? error.message : String(error)})`,
       });
     }
     return fault;
@@ -62,5 +73,26 @@ export class StorageHealth {
       if (!this.report(error, "write probe")) throw error;
     }
     return this.fault;
+  }
+
+  /**
+   * The database answers a query, carries every migration this binary knows, and takes writes
+   * (probed as recheck does). Cheap (a few tiny queries), so a load balancer may poll it often.
+   */
+  status(): DatabaseChecks {
+    let migrated: boolean;
+    try {
+      this.db.$client.query("SELECT 1").get();
+      migrated = isFullyMigrated(this.db);
+    } catch {
+      return UNREACHABLE;
+    }
+    let fault;
+    try {
+      fault = this.recheck();
+    } catch {
+      return UNREACHABLE;
+    }
+    return { database: "ok", migrations: migrated ? "ok" : "pending", writes: fault ?? "ok" };
   }
 }
