@@ -13,16 +13,7 @@ import { DirectoryVersion } from "./storage/directoryVersion.ts";
 import { KeyStore } from "./storage/keyStore.ts";
 import { KeyUsageStore } from "./storage/keyUsageStore.ts";
 import { LeadStore } from "./storage/leadStore.ts";
-import type {
-  ConsoleLinkStorePort,
-  ConsoleSessionStorePort,
-  KeyStorePort,
-  KeyUsageStorePort,
-  LeadStorePort,
-  QuotePurgePort,
-  QuoteStorePort,
-  StorageHealthPort,
-} from "./storage/ports.ts";
+import type { WorkspaceStorePorts } from "./storage/ports.ts";
 import { QuotePurge } from "./storage/quotePurge.ts";
 import { QuoteStore } from "./storage/quoteStore.ts";
 import { UsageCounter } from "./storage/usageCounter.ts";
@@ -33,27 +24,17 @@ import { StorageHealth } from "./storage/storageHealth.ts";
  * The workspace stores are ports: SQLite's classes, or their PostgreSQL twins (DATABASE_URL,
  * src/storage/pg/pgStores.ts); callers `await` what they answer.
  */
-export interface Services {
+export interface Services extends WorkspaceStorePorts {
   /** SQLite: the database file; with DATABASE_URL, this instance's directory replica. */
   db: DirectoryDb;
   brokers: BrokerStore;
-  keys: KeyStorePort;
   carriers: CarrierStore;
-  quotes: QuoteStorePort;
-  leads: LeadStorePort;
   /** Requests per key per day: counted in memory on the request path, flushed to keyUsage. */
   usage: UsageCounter;
-  keyUsage: KeyUsageStorePort;
-  consoleLinks: ConsoleLinkStorePort;
-  consoleSessions: ConsoleSessionStorePort;
-  /** Deletes quotes long past expiry (run in batches by src/ops/maintenance.ts). */
-  quotePurge: QuotePurgePort;
   rateLimiter: RateLimiter;
   /** Every cache keyed by outside input, for /metrics and the memory-bounds test. */
   caches: CacheRegistry;
   authFailures: AuthFailureThrottle;
-  /** Whether writes work (disk full, read-only, unreachable): logged once per episode, read by /readyz. */
-  storage: StorageHealthPort;
   /** Whether the process has begun to stop (read by /readyz). */
   drain: DrainState;
   log: Logger;

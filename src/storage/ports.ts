@@ -53,3 +53,17 @@ export type ConsoleSessionStorePort = Port<ConsoleSessionStore, "start" | "resol
 export type QuotePurgePort = Port<QuotePurge, "batch">;
 /** `current` is this process's memory; the checks may ask the database (a network round trip with PostgreSQL). */
 export type StorageHealthPort = Pick<StorageHealth, "current" | "report" | "bookkeepingFailed"> & Port<StorageHealth, "recheck" | "status">;
+
+/** The stores whose rows live in the shared database with DATABASE_URL, and its health (Services has them). */
+export interface WorkspaceStorePorts {
+  keys: KeyStorePort;
+  quotes: QuoteStorePort;
+  leads: LeadStorePort;
+  keyUsage: KeyUsageStorePort;
+  consoleLinks: ConsoleLinkStorePort;
+  consoleSessions: ConsoleSessionStorePort;
+  /** Deletes quotes long past expiry (run in batches by src/ops/maintenance.ts). */
+  quotePurge: QuotePurgePort;
+  /** Whether the database works (full, read-only, unreachable): logged once per episode, read by /readyz. */
+  storage: StorageHealthPort;
+}

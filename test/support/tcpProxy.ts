@@ -34,8 +34,8 @@ export class TcpProxy {
                 for (const chunk of client.data.pending.splice(0)) upstream.write(chunk);
               },
               data: (_upstream, chunk) => void client.write(chunk),
-              close: () => client.end(),
-              error: () => client.end(),
+              close: () => void client.end(),
+              error: () => void client.end(),
             },
           }).catch(() => client.end());
         },

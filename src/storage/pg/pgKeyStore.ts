@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, isNull, lt, or, sql } from "drizzle-orm";
 import { apiKeys, workspaces } from "../../../db/schema.pg.ts";
 import {
   KEY_CACHE_LIMITS,
@@ -17,6 +17,9 @@ import type { StorageHealth } from "../storageHealth.ts";
 import { VersionedCache } from "../versionedCache.ts";
 import type { PgDb } from "./pgDatabase.ts";
 import type { PgVersionWatch } from "./versionWatch.ts";
+
+/** What a listing shows of a key: every column but the hash. */
+const { hash: _hash, ...LISTED_COLUMNS } = getTableColumns(apiKeys);
 
 /**
  * KeyStore over PostgreSQL (see src/storage/keyStore.ts for the behaviour, kept identical).
@@ -98,20 +101,7 @@ export class PgKeyStore implements KeyStorePort {
 
   private listing() {
     return this.pg
-      .select({
-        id: apiKeys.id,
-        workspaceId: apiKeys.workspaceId,
-        workspaceName: workspaces.name,
-        name: apiKeys.name,
-        displayPrefix: apiKeys.displayPrefix,
-        scopes: apiKeys.scopes,
-        rateLimitPerMinute: apiKeys.rateLimitPerMinute,
-        origins: apiKeys.origins,
-        expiresAt: apiKeys.expiresAt,
-        revokedAt: apiKeys.revokedAt,
-        createdAt: apiKeys.createdAt,
-        lastUsedAt: apiKeys.lastUsedAt,
-      })
+      .select({ ...LISTED_COLUMNS, workspaceName: workspaces.name })
       .from(apiKeys)
       .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
       .$dynamic();

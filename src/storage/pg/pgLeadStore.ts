@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL } from "drizzle-orm";
 import { leadEvents, leads } from "../../../db/schema.pg.ts";
 import { foldText } from "../../domain/text.ts";
-import { SEARCH_SCAN_LIMIT, type LeadFilter, type StoredLead, type StoredLeadEvent } from "../leadStore.ts";
+import { leadConditions, SEARCH_SCAN_LIMIT, type LeadFilter, type StoredLead, type StoredLeadEvent } from "../leadStore.ts";
 import type { LeadStorePort } from "../ports.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
@@ -89,11 +89,7 @@ export class PgLeadStore implements LeadStorePort {
   }
 
   private filtered(workspaceId: string, filter: LeadFilter): SQL | undefined {
-    const conditions: SQL[] = [eq(leads.workspaceId, workspaceId)];
-    if (filter.status !== undefined) conditions.push(eq(leads.status, filter.status));
-    if (filter.insuranceType !== undefined) conditions.push(eq(leads.insuranceType, filter.insuranceType));
-    if (filter.source !== undefined) conditions.push(eq(leads.source, filter.source));
-    return and(...conditions);
+    return leadConditions(leads, workspaceId, filter);
   }
 
   private newestFirst(where: SQL | undefined) {

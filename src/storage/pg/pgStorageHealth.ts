@@ -1,11 +1,10 @@
 import type { Logger } from "../../log.ts";
-import { storageFaultOf, type StorageFault } from "../storageFault.ts";
-import { FAULT_DESCRIPTION, UNREACHABLE, type DatabaseChecks } from "../storageHealth.ts";
+import { FaultEpisodes } from "../faultEpisodes.ts";
+import type { StorageFault } from "../storageFault.ts";
+import { UNREACHABLE, type DatabaseChecks } from "../storageHealth.ts";
 import { isPgFullyMigrated } from "./migratePg.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
-/** /readyz probes a faulted database at most this often. */
-const PROBE_INTERVAL_MS = 1_000;
 /** A /readyz probe PostgreSQL has not answered by then counts as unreachable (a balancer waits less). */
 const STATUS_TIMEOUT_MS = 2_000;
 
@@ -15,54 +14,26 @@ const STATUS_TIMEOUT_MS = 2_000;
  * "unavailable" (down, restarting, out of connections). Nothing is restarted on recovery: the
  * pool reconnects by itself at the next query, and the next probe that works ends the episode.
  */
-export class PgStorageHealth {
-  private fault: StorageFault | undefined;
-  private lastProbe = -Infinity;
-
+export class PgStorageHealth extends FaultEpisodes {
   constructor(
     private readonly pg: PgDb,
-    private readonly log: Logger,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  get current(): StorageFault | undefined {
-    return this.fault;
-  }
-
-  /** Records a failed operation; returns the storage fault it was, or undefined for any other error. */
-  report(error: unknown, during: string): StorageFault | undefined {
-    const fault = storageFaultOf(error);
-    if (fault && fault !== this.fault) {
-      this.fault = fault;
-      this.log.error("database is failing: answering 503 until it works again", {
-        fault,
-        during,
-        detail: `${FAULT_DESCRIPTION[fault]} (${error instanceof Error ? error.message : String(error)})`,
-      });
-    }
-    return fault;
-  }
-
-  /** A write that is bookkeeping failed (the request goes on): a storage fault, or logged as a warning. */
-  bookkeepingFailed(error: unknown, during: string): void {
-    if (this.report(error, during)) return;
-    this.log.warn("bookkeeping write failed; the request went on", { during, error: error instanceof Error ? error.message : String(error) });
+    log: Logger,
+    now: () => number = Date.now,
+  ) {
+    super(log, now);
   }
 
   /**
-   * The fault now, probing first when one was seen (at most once a second). The probe is a
-   * write that changes nothing (a standby or a full disk refuses it as they refuse any write).
+   * The fault now, probing first when one was seen (at most once a second). The probe is an
+   * UPDATE that touches no row: a standby refuses it as any write; a full disk shows at the next real write.
    */
   async recheck(force = false): Promise<StorageFault | undefined> {
-    const now = this.now();
-    if (!force && (!this.fault || now - this.lastProbe < PROBE_INTERVAL_MS)) return this.fault;
-    this.lastProbe = now;
+    if (!this.probeDue(force)) return this.fault;
     try {
       await this.pg.$client.begin((tx) => tx`UPDATE meta SET value = value WHERE key = 'keys_version' AND false`);
-      if (this.fault) this.log.info("database works again", { after: this.fault });
-      this.fault = undefined;
+      this.probeWorked();
     } catch (error) {
-      if (!this.report(error, "write probe")) throw error;
+      this.probeFailed(error);
     }
     return this.fault;
   }

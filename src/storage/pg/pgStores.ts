@@ -1,14 +1,5 @@
 import type { Logger } from "../../log.ts";
-import type {
-  ConsoleLinkStorePort,
-  ConsoleSessionStorePort,
-  KeyStorePort,
-  KeyUsageStorePort,
-  LeadStorePort,
-  QuotePurgePort,
-  QuoteStorePort,
-  StorageHealthPort,
-} from "../ports.ts";
+import type { StorageHealthPort, WorkspaceStorePorts } from "../ports.ts";
 import { PgConsoleLinkStore } from "./pgConsoleLinkStore.ts";
 import { PgConsoleSessionStore } from "./pgConsoleSessionStore.ts";
 import type { PgDb } from "./pgDatabase.ts";
@@ -21,16 +12,7 @@ import { PgStorageHealth } from "./pgStorageHealth.ts";
 import { PgVersionWatch } from "./versionWatch.ts";
 
 /** The workspace stores over PostgreSQL, as the ports Services holds (createServices' overrides). */
-export interface PgStores {
-  keys: KeyStorePort;
-  leads: LeadStorePort;
-  quotes: QuoteStorePort;
-  keyUsage: KeyUsageStorePort;
-  consoleLinks: ConsoleLinkStorePort;
-  consoleSessions: ConsoleSessionStorePort;
-  quotePurge: QuotePurgePort;
-  storage: StorageHealthPort;
-}
+export type PgStores = WorkspaceStorePorts;
 
 export interface RunningPgStores {
   stores: PgStores;
