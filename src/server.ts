@@ -18,14 +18,15 @@ import { createMcpHandler } from "./adapters/mcp/mcpHandler.ts";
 import { createConsoleHandler } from "./adapters/console/consoleHandler.ts";
 import { HttpMetrics } from "./ops/httpMetrics.ts";
 import { createMetricsEndpoint } from "./ops/metricsEndpoint.ts";
-import { checkReadiness } from "./ops/readiness.ts";
+import { checkReadiness, type Readiness } from "./ops/readiness.ts";
+import type { Awaitable } from "./storage/ports.ts";
 import type { Services } from "./services.ts";
 
 export interface ServerOptions {
   port: number;
   hostname: string;
   /** The embed key the /demo page uses when no ?key= is given (made after the port is known). */
-  demoEmbedKey?: () => string | undefined;
+  demoEmbedKey?: () => Awaitable<string | undefined>;
   /** Serve /demo to other machines too (DEMO_PUBLIC); by default only to this one. */
   demoPublic?: boolean;
   /** The origin clients use (PUBLIC_URL); else each request's own origin. */
@@ -126,8 +127,9 @@ export function startServer(services: Services, options: ServerOptions): Server<
       info.route = path;
       const refusal = probeMethodRefusal(request, path);
       if (refusal) return refusal;
-      const readiness = checkReadiness(services.db, services.storage, services.drain);
-      return jsonResponse({ status: readiness.ready ? "ready" : "not ready", checks: readiness.checks }, readiness.ready ? 200 : 503);
+      const readiness = checkReadiness(services.storage, services.drain);
+      const answer = ({ ready, checks }: Readiness) => jsonResponse({ status: ready ? "ready" : "not ready", checks }, ready ? 200 : 503);
+      return readiness instanceof Promise ? readiness.then(answer) : answer(readiness);
     }
     if (path === "/metrics") {
       info.route = path;

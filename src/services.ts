@@ -13,29 +13,28 @@ import { DirectoryVersion } from "./storage/directoryVersion.ts";
 import { KeyStore } from "./storage/keyStore.ts";
 import { KeyUsageStore } from "./storage/keyUsageStore.ts";
 import { LeadStore } from "./storage/leadStore.ts";
+import type { WorkspaceStorePorts } from "./storage/ports.ts";
+import { QuotePurge } from "./storage/quotePurge.ts";
 import { QuoteStore } from "./storage/quoteStore.ts";
 import { UsageCounter } from "./storage/usageCounter.ts";
 import { StorageHealth } from "./storage/storageHealth.ts";
 
-/** Everything procedures and adapters need, built once per process and shared by requests. */
-export interface Services {
+/**
+ * Everything procedures and adapters need, built once per process and shared by requests.
+ * The workspace stores are ports: SQLite's classes, or their PostgreSQL twins (DATABASE_URL,
+ * src/storage/pg/pgStores.ts); callers `await` what they answer.
+ */
+export interface Services extends WorkspaceStorePorts {
+  /** SQLite: the database file; with DATABASE_URL, this instance's directory replica. */
   db: DirectoryDb;
   brokers: BrokerStore;
-  keys: KeyStore;
   carriers: CarrierStore;
-  quotes: QuoteStore;
-  leads: LeadStore;
   /** Requests per key per day: counted in memory on the request path, flushed to keyUsage. */
   usage: UsageCounter;
-  keyUsage: KeyUsageStore;
-  consoleLinks: ConsoleLinkStore;
-  consoleSessions: ConsoleSessionStore;
   rateLimiter: RateLimiter;
   /** Every cache keyed by outside input, for /metrics and the memory-bounds test. */
   caches: CacheRegistry;
   authFailures: AuthFailureThrottle;
-  /** Whether writes work (disk full, read-only): logged once per episode, read by /readyz. */
-  storage: StorageHealth;
   /** Whether the process has begun to stop (read by /readyz). */
   drain: DrainState;
   log: Logger;
@@ -43,11 +42,16 @@ export interface Services {
   now: () => number;
 }
 
+/**
+ * Builds the services over the SQLite database `db`. Stores given in `overrides` (the
+ * PostgreSQL twins, a shared rate limiter) are used instead of SQLite's, also by what is built
+ * on them here (the usage counter, the cache registry).
+ */
 export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<Services> = {}): Services {
   // One version for every directory cache, so a request reads it once whichever store asks.
   const directoryVersion = new DirectoryVersion(db);
-  const storage = new StorageHealth(db, log);
-  const keyUsage = new KeyUsageStore(db);
+  const storage = overrides.storage ?? new StorageHealth(db, log);
+  const keyUsage = overrides.keyUsage ?? new KeyUsageStore(db);
   const usage = new UsageCounter(keyUsage, (error) => {
     // A full or read-only database is one episode in the log (StorageHealth), not a line a minute.
     if (storage.report(error, "usage counts")) return;
@@ -57,7 +61,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
   const carriers = new CarrierStore(db, directoryVersion);
   // In-process unless the app passes a shared one (REDIS_URL: every instance spends one budget).
   const rateLimiter = overrides.rateLimiter ?? new InMemoryRateLimiter();
-  const keys = new KeyStore(db, storage);
+  const keys = overrides.keys ?? new KeyStore(db, storage);
   const caches = new CacheRegistry();
   caches.add(...brokers.caches(), ...carriers.caches(), ...keys.caches(), rateLimiter);
   return {
@@ -65,12 +69,13 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     brokers,
     keys,
     carriers,
-    quotes: new QuoteStore(db),
-    leads: new LeadStore(db),
+    quotes: overrides.quotes ?? new QuoteStore(db),
+    leads: overrides.leads ?? new LeadStore(db),
     usage,
     keyUsage,
-    consoleLinks: new ConsoleLinkStore(db),
-    consoleSessions: new ConsoleSessionStore(db),
+    consoleLinks: overrides.consoleLinks ?? new ConsoleLinkStore(db),
+    consoleSessions: overrides.consoleSessions ?? new ConsoleSessionStore(db),
+    quotePurge: overrides.quotePurge ?? new QuotePurge(db),
     rateLimiter,
     caches,
     authFailures: new AuthFailureThrottle(),

@@ -21,12 +21,13 @@ const STATUS_BY_CODE: Partial<Record<TRPCError["code"], number>> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
-/** How long a client should wait before retrying a write the database refused (full, read-only). */
+/** How long a client should wait before retrying what the database refused (full, read-only, unreachable). */
 export const STORAGE_RETRY_AFTER_SECONDS = 30;
 
 const STORAGE_FAULT_MESSAGES: Record<StorageFault, string> = {
   full: "The service cannot store anything right now: its storage is full. Nothing was saved; retry later.",
   "read-only": "The service cannot store anything right now: its database is read-only. Nothing was saved; retry later.",
+  unavailable: "The service cannot reach its database right now. Nothing was saved; retry later.",
 };
 
 export const INTERNAL_ERROR_MESSAGE = "Internal server error. The failure was logged; retry later or contact the operator.";
@@ -50,7 +51,7 @@ export interface PublicError {
 
 /** Turns anything thrown by a procedure into what a caller may see. */
 export function toPublicError(error: unknown): PublicError {
-  // A full or read-only database is nobody's bug: 503 and retry later, on every surface. It
+  // A full, read-only or unreachable database is nobody's bug: 503 and retry later, on every surface. It
   // is logged once per episode where it happens (StorageHealth), not per request.
   const fault = storageFaultOf(error);
   if (fault) return { status: 503, message: STORAGE_FAULT_MESSAGES[fault], internal: false, retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS };

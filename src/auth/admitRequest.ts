@@ -3,7 +3,8 @@ import { hashApiKey, looksLikeApiKey } from "./apiKeyFormat.ts";
 import type { AuthFailureThrottle } from "./authFailureThrottle.ts";
 import type { RateDecision, RateLimiter } from "./rateLimiter.ts";
 import { EMBED_SCOPES, type Scope } from "./scopes.ts";
-import type { KeyStore, StoredKey } from "../storage/keyStore.ts";
+import type { StoredKey } from "../storage/keyStore.ts";
+import type { KeyStorePort } from "../storage/ports.ts";
 import type { UsageCounter } from "../storage/usageCounter.ts";
 
 /** Which door a request came through; embed keys may only use the embed one. The console admits by session, not here. */
@@ -27,7 +28,7 @@ export type Admission =
   | { ok: false; error: TRPCError; rate?: RateDecision };
 
 export interface AdmissionDeps {
-  keys: KeyStore;
+  keys: Pick<KeyStorePort, "findByHash" | "recordUse">;
   rateLimiter: RateLimiter;
   /** Counts each key's admitted and rate-refused requests per day (O(1), in memory). */
   usage?: Pick<UsageCounter, "record">;
@@ -59,8 +60,9 @@ const reject = (code: TRPCError["code"], message: string, rate?: RateDecision): 
  * who is calling (the key), from where (embed keys and their origins), and how often
  * (the key's rate limit). Returns a value, never throws, so each transport can word the
  * refusal its own way (REST status + headers, MCP 401 challenge…). It answers at once when
- * the rate limiter does (the in-process one always does): the REST adapter then hands a
- * cached answer back without a promise in between; callers that wait anyway `await` it.
+ * the key store and the rate limiter do (a cached key, the in-process limiter: SQLite's store
+ * always does): the REST adapter then hands a cached answer back without a promise in between;
+ * callers that wait anyway `await` it.
  */
 export function admit(deps: AdmissionDeps, credentials: RequestCredentials): Admission | Promise<Admission> {
   const admission = checkKey(deps, credentials);
@@ -79,7 +81,7 @@ function throttleFailures(deps: AdmissionDeps, credentials: RequestCredentials, 
 }
 
 function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): Admission | Promise<Admission> {
-  const { authorization, origin, surface } = credentials;
+  const { authorization } = credentials;
   if (!authorization) {
     return reject("UNAUTHORIZED", "Missing API key. Send it in the header 'Authorization: Bearer brk_…'.");
   }
@@ -89,6 +91,17 @@ function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): Admissi
   }
   const token = match[1]!;
   const stored = looksLikeApiKey(token) ? deps.keys.findByHash(hashApiKey(token)) : undefined;
+  // A key cached in this process answers at once (always over SQLite); PostgreSQL is asked on
+  // a miss. A database that cannot answer is a storage fault: 503 with Retry-After, as elsewhere.
+  return stored instanceof Promise ? stored.then((found) => checkStored(deps, credentials, found), keyLookupFailed) : checkStored(deps, credentials, stored);
+}
+
+function keyLookupFailed(error: unknown): Admission {
+  return { ok: false, error: new TRPCError({ code: "SERVICE_UNAVAILABLE", message: "The API key could not be checked.", cause: error }) };
+}
+
+function checkStored(deps: AdmissionDeps, credentials: RequestCredentials, stored: StoredKey | undefined): Admission | Promise<Admission> {
+  const { origin, surface } = credentials;
   if (!stored) return reject("UNAUTHORIZED", "Invalid API key. Check that the key is complete and was not mistyped.");
 
   const now = deps.now();

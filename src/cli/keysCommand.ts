@@ -2,10 +2,9 @@ import { keyStatus } from "../auth/keyStatus.ts";
 import { SCOPES, scopeSchema, type Scope } from "../auth/scopes.ts";
 import { parseDuration } from "../domain/duration.ts";
 import { normalizeOrigin } from "../domain/origin.ts";
-import { closeDatabase, openDatabase } from "../storage/database.ts";
-import { KeyStore, type KeyListing } from "../storage/keyStore.ts";
-import { migrate } from "../storage/migrate.ts";
+import type { KeyListing } from "../storage/keyStore.ts";
 import { parseCommandArgs, UsageError, wholeNumberFlag } from "./cliSupport.ts";
+import { DATABASE_FLAGS, DATABASE_FLAGS_HELP, openWorkspaceStores } from "./workspaceStores.ts";
 
 export const KEYS_HELP = `Usage:
   broker-directory keys create --workspace NAME [--name LABEL] [--scopes a,b] [--rate-limit N]
@@ -13,7 +12,7 @@ export const KEYS_HELP = `Usage:
   broker-directory keys list [--json]
   broker-directory keys revoke <id>
 
-All take --db PATH (default DATABASE_PATH or ./data/broker-directory.db).
+All take ${DATABASE_FLAGS_HELP}
 
 create   Makes a key and prints it once; only its SHA-256 hash is stored.
          --scopes      comma-separated, from: ${SCOPES.join(", ")} (default: all but keys:manage,
@@ -25,7 +24,7 @@ create   Makes a key and prints it once; only its SHA-256 hash is stored.
 list     Shows every key without the secret (id, workspace, name, prefix, scopes, state).
 revoke   Revokes a key at once; requests with it get 401.`;
 
-export function keysCommand(args: string[], env: Record<string, string | undefined>, now = Date.now()): void {
+export async function keysCommand(args: string[], env: Record<string, string | undefined>, now = Date.now()): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === "--help" || sub === "-h" || sub === "help") return console.log(KEYS_HELP);
   if (sub === "create") return createKey(rest, env, now);
@@ -34,13 +33,7 @@ export function keysCommand(args: string[], env: Record<string, string | undefin
   throw new UsageError(`Unknown keys command ${JSON.stringify(sub)}: use create, list or revoke.\nRun 'keys --help' for usage.`);
 }
 
-function openKeys(path: string | undefined, env: Record<string, string | undefined>) {
-  const db = openDatabase(path ?? env.DATABASE_PATH ?? "./data/broker-directory.db");
-  migrate(db);
-  return { keys: new KeyStore(db), close: () => closeDatabase(db) };
-}
-
-function createKey(args: string[], env: Record<string, string | undefined>, now: number): void {
+async function createKey(args: string[], env: Record<string, string | undefined>, now: number): Promise<void> {
   const { values } = parseCommandArgs(
     args,
     {
@@ -51,7 +44,7 @@ function createKey(args: string[], env: Record<string, string | undefined>, now:
       "expires-in": { type: "string" },
       origins: { type: "string" },
       json: { type: "boolean" },
-      db: { type: "string" },
+      ...DATABASE_FLAGS,
     },
     "keys create",
   );
@@ -68,9 +61,9 @@ function createKey(args: string[], env: Record<string, string | undefined>, now:
   }
   const origins = parseOrigins(values.origins);
 
-  const { keys, close } = openKeys(values.db, env);
+  const { keys, close } = await openWorkspaceStores(values, env);
   try {
-    const { key, record } = keys.create(
+    const { key, record } = await keys.create(
       { workspace, name: values.name, scopes, rateLimitPerMinute, expiresAt, origins },
       now,
     );
@@ -81,16 +74,16 @@ function createKey(args: string[], env: Record<string, string | undefined>, now:
       console.log(`Key (shown once, store it now): ${key}`);
     }
   } finally {
-    close();
+    await close();
   }
 }
 
-function listKeys(args: string[], env: Record<string, string | undefined>, now: number): void {
-  const { values } = parseCommandArgs(args, { json: { type: "boolean" }, db: { type: "string" } }, "keys list");
+async function listKeys(args: string[], env: Record<string, string | undefined>, now: number): Promise<void> {
+  const { values } = parseCommandArgs(args, { json: { type: "boolean" }, ...DATABASE_FLAGS }, "keys list");
   if (values.help) return console.log(KEYS_HELP);
-  const { keys, close } = openKeys(values.db, env);
+  const { keys, close } = await openWorkspaceStores(values, env);
   try {
-    const listed = keys.list().map((k) => describe(k, now));
+    const listed = (await keys.list()).map((k) => describe(k, now));
     if (values.json) return console.log(JSON.stringify(listed));
     if (listed.length === 0) return console.log("No keys. Create one with: keys create --workspace NAME");
     for (const k of listed) {
@@ -101,21 +94,21 @@ function listKeys(args: string[], env: Record<string, string | undefined>, now: 
       );
     }
   } finally {
-    close();
+    await close();
   }
 }
 
-function revokeKey(args: string[], env: Record<string, string | undefined>, now: number): void {
-  const { values, positionals } = parseCommandArgs(args, { db: { type: "string" } }, "keys revoke", true);
+async function revokeKey(args: string[], env: Record<string, string | undefined>, now: number): Promise<void> {
+  const { values, positionals } = parseCommandArgs(args, { ...DATABASE_FLAGS }, "keys revoke", true);
   if (values.help) return console.log(KEYS_HELP);
   const id = positionals[0];
   if (!id || positionals.length > 1) throw new UsageError("Name exactly one key id: keys revoke <id> (see keys list).");
-  const { keys, close } = openKeys(values.db, env);
+  const { keys, close } = await openWorkspaceStores(values, env);
   try {
-    if (!keys.revoke(id, now)) throw new UsageError(`No key has the id ${JSON.stringify(id)} (see keys list).`);
+    if (!(await keys.revoke(id, now))) throw new UsageError(`No key has the id ${JSON.stringify(id)} (see keys list).`);
     console.log(`Revoked ${id}.`);
   } finally {
-    close();
+    await close();
   }
 }
 

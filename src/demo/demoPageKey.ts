@@ -1,5 +1,7 @@
 import { EMBED_SCOPES } from "../auth/scopes.ts";
 import type { Services } from "../services.ts";
+import type { KeyListing } from "../storage/keyStore.ts";
+import type { Awaitable } from "../storage/ports.ts";
 
 /**
  * Its own workspace: no key with leads:read lives beside it, so the leads anyone writes
@@ -21,19 +23,34 @@ const RENEW_BEFORE_MS = 2 * 3600 * 1000;
 export class DemoPageKey {
   private readonly name = `demo page (instance ${crypto.randomUUID().slice(0, 8)})`;
   private readonly made: { id: string; key: string; expiresAt: number }[] = [];
+  /** The key being made (PostgreSQL), so pages asking at once share one. */
+  private making: Promise<string | undefined> | undefined;
 
   constructor(
     private readonly services: Services,
     private readonly origins: string[],
   ) {}
 
-  /** The key to show now, made or renewed if needed; undefined when it cannot be written. */
-  current(): string | undefined {
+  /**
+   * The key to show now, made or renewed if needed; undefined when it cannot be written. At
+   * once over SQLite; over PostgreSQL a key being made is awaited by every page asking meanwhile.
+   */
+  current(): Awaitable<string | undefined> {
     const now = this.services.now();
     const latest = this.made.at(-1);
     if (latest && latest.expiresAt - now > RENEW_BEFORE_MS) return latest.key;
+    if (this.making) return this.making;
+    const failed = (error: unknown) => {
+      // A read-only, full or unreachable database: the page says it has no key rather than failing.
+      this.services.log.warn("demo page key not created", { error: error instanceof Error ? error.message : String(error) });
+      return latest && latest.expiresAt > now ? latest.key : undefined;
+    };
+    const keep = ({ key, record }: { key: string; record: KeyListing }) => {
+      this.made.push({ id: record.id, key, expiresAt: now + LIFETIME_MS });
+      return key;
+    };
     try {
-      const { key, record } = this.services.keys.create(
+      const created = this.services.keys.create(
         {
           workspace: DEMO_PAGE_WORKSPACE,
           name: this.name,
@@ -44,24 +61,18 @@ export class DemoPageKey {
         },
         now,
       );
-      this.made.push({ id: record.id, key, expiresAt: now + LIFETIME_MS });
-      return key;
+      if (!(created instanceof Promise)) return keep(created);
+      this.making = created.then(keep, failed).finally(() => (this.making = undefined));
+      return this.making;
     } catch (error) {
-      // A read-only or full database: the page says it has no key rather than failing.
-      this.services.log.warn("demo page key not created", { error: error instanceof Error ? error.message : String(error) });
-      return latest && latest.expiresAt > now ? latest.key : undefined;
+      return failed(error);
     }
   }
 
-  /** At stop: this instance's keys stop working (another instance's are left alone). */
-  revokeAll(): void {
+  /** At stop: this instance's keys stop working (another instance's are left alone). Never rejects. */
+  async revokeAll(): Promise<void> {
     const now = this.services.now();
-    for (const { id } of this.made.splice(0)) {
-      try {
-        this.services.keys.revoke(id, now);
-      } catch {
-        // Best effort: an unrevoked demo key still expires within a day.
-      }
-    }
+    // Best effort: an unrevoked demo key still expires within a day.
+    await Promise.all(this.made.splice(0).map(async ({ id }) => this.services.keys.revoke(id, now)).map((p) => p.catch(() => false)));
   }
 }

@@ -2,6 +2,7 @@ import { count } from "drizzle-orm";
 import { brokers } from "../../db/schema.ts";
 import { loadDirectory } from "../../db/seed/loadDirectory.ts";
 import type { Services } from "../services.ts";
+import type { Awaitable } from "../storage/ports.ts";
 
 /** The demo directory: 300 brokers (about 285 published) and about 3,500 reviews. */
 export const DEMO_DIRECTORY = { brokers: 300, reviewsPerBroker: 12, seed: 2026 } as const;
@@ -16,13 +17,26 @@ export interface DemoSetup {
 /**
  * On an empty database: loads the demo directory, and when there are no keys yet, creates
  * the demo workspace with an all-scope key. Returns what it did so the caller can print it.
+ * Over SQLite (every step synchronous); with PostgreSQL the directory comes from the seed and
+ * the key from ensureDemoKey, awaited.
  */
 export function ensureDemoData(services: Services): DemoSetup {
   const setup: DemoSetup = { loadedBrokers: 0 };
   const existing = services.db.select({ n: count() }).from(brokers).get()?.n ?? 0;
   if (existing === 0) setup.loadedBrokers = loadDirectory(services.db, DEMO_DIRECTORY).brokers;
-  if (services.keys.count() === 0) {
-    setup.key = services.keys.create({ workspace: DEMO_WORKSPACE, name: "demo (API scopes)" }, services.now()).key;
-  }
+  const key = ensureDemoKey(services);
+  if (key instanceof Promise) throw new TypeError("ensureDemoData is for SQLite: with PostgreSQL, await ensureDemoKey(services).");
+  if (key !== undefined) setup.key = key;
   return setup;
+}
+
+/** When there are no keys at all: the demo workspace's all-scope key (shown once), else undefined. */
+export function ensureDemoKey(services: Services): Awaitable<string | undefined> {
+  const create = (existing: number) => {
+    if (existing > 0) return undefined;
+    const made = services.keys.create({ workspace: DEMO_WORKSPACE, name: "demo (API scopes)" }, services.now());
+    return made instanceof Promise ? made.then(({ key }) => key) : made.key;
+  };
+  const existing = services.keys.count();
+  return existing instanceof Promise ? existing.then(create) : create(existing);
 }

@@ -1,5 +1,4 @@
 import type { Services } from "../services.ts";
-import { QuotePurge } from "../storage/quotePurge.ts";
 
 export interface MaintenanceOptions {
   /** How often idle rate-limit windows are dropped (default one minute). */
@@ -20,7 +19,7 @@ export interface Maintenance {
 }
 
 export function startMaintenance(services: Services, options: MaintenanceOptions = {}): Maintenance {
-  const purge = new QuotePurge(services.db);
+  const purge = services.quotePurge;
   let stopped = false;
   let purging: Promise<number> | undefined;
 
@@ -31,7 +30,7 @@ export function startMaintenance(services: Services, options: MaintenanceOptions
     let total = 0;
     let from: number | undefined = 0;
     while (from !== undefined && !stopped) {
-      const result = purge.batch(services.now(), from);
+      const result = await purge.batch(services.now(), from);
       total += result.deleted;
       from = result.next;
       await new Promise((resolve) => setImmediate(resolve));

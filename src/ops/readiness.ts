@@ -1,14 +1,10 @@
-import type { DirectoryDb } from "../storage/database.ts";
-import { isFullyMigrated } from "../storage/migrate.ts";
-import type { StorageHealth } from "../storage/storageHealth.ts";
+import type { Awaitable, StorageHealthPort } from "../storage/ports.ts";
+import type { DatabaseChecks } from "../storage/storageHealth.ts";
 import type { DrainState } from "./drainState.ts";
 
 export interface Readiness {
   ready: boolean;
-  checks: {
-    database: "ok" | "unreachable";
-    migrations: "ok" | "pending" | "unknown";
-    writes: "ok" | "full" | "read-only" | "unknown";
+  checks: DatabaseChecks & {
     /** "stopping" from SIGTERM on: still serving, but a balancer should send no more. */
     lifecycle: "serving" | "stopping";
   };
@@ -17,27 +13,16 @@ export interface Readiness {
 /**
  * Whether this process can serve traffic: the database answers a query, carries every
  * migration this binary knows, and takes writes (after a write failed because the disk was
- * full or the file read-only, not until a probe write works again: see StorageHealth), and
- * has not begun to stop (DrainState). Cheap (a few tiny queries), so a load balancer may poll it often.
+ * full, the file read-only or PostgreSQL unreachable, not until a probe works again: see
+ * StorageHealth and PgStorageHealth), and has not begun to stop (DrainState). Answered at once
+ * over SQLite; over PostgreSQL after a round trip (bounded: an unanswered probe is "unreachable").
  */
-export function checkReadiness(db: DirectoryDb, storage: StorageHealth, drain: DrainState): Readiness {
-  const lifecycle = drain.draining ? "stopping" : "serving";
-  const unreachable: Readiness = { ready: false, checks: { database: "unreachable", migrations: "unknown", writes: "unknown", lifecycle } };
-  let migrated: boolean;
-  try {
-    db.$client.query("SELECT 1").get();
-    migrated = isFullyMigrated(db);
-  } catch {
-    return unreachable;
-  }
-  let fault;
-  try {
-    fault = storage.recheck();
-  } catch {
-    return unreachable;
-  }
-  return {
-    ready: migrated && !fault && !drain.draining,
-    checks: { database: "ok", migrations: migrated ? "ok" : "pending", writes: fault ?? "ok", lifecycle },
-  };
+export function checkReadiness(storage: Pick<StorageHealthPort, "status">, drain: DrainState): Awaitable<Readiness> {
+  const checks = storage.status();
+  return checks instanceof Promise ? checks.then((settled) => readinessOf(settled, drain)) : readinessOf(checks, drain);
+}
+
+function readinessOf(checks: DatabaseChecks, drain: DrainState): Readiness {
+  const ok = checks.database === "ok" && checks.migrations === "ok" && checks.writes === "ok";
+  return { ready: ok && !drain.draining, checks: { ...checks, lifecycle: drain.draining ? "stopping" : "serving" } };
 }

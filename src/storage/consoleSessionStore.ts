@@ -11,7 +11,7 @@ export interface ConsoleSession {
 }
 
 /** Writing last-seen on every request would make reads writes; a minute is precise enough for 12 h. */
-const LAST_SEEN_PRECISION_MS = 60_000;
+export const LAST_SEEN_PRECISION_MS = 60_000;
 
 /**
  * Console sessions, stored by the hash of their secret, so they survive a restart and a copy

@@ -21,14 +21,45 @@ export interface NewKey {
 }
 
 /** lastUsedAt is written at most this often per key, so the read path is not a write path. */
-const LAST_USED_PRECISION_MS = 60_000;
+export const LAST_USED_PRECISION_MS = 60_000;
 
 /**
  * Keys looked up by hash, kept between requests: every request is admitted with one, and the
  * lookup was the largest cost of a cached answer. Unknown hashes are kept too (as null), so a
  * flood of wrong keys does not reach SQLite either; the caps bound what either may hold.
  */
-const KEY_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
+export const KEY_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
+
+/** A new key's secret and its row (both dialects store the same row). */
+export function newKey(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): { key: string; record: StoredKey } {
+  const key = generateApiKey();
+  const record: StoredKey = {
+    id: `key_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
+    workspaceId: workspace.id,
+    name: input.name ?? "default",
+    displayPrefix: displayPrefix(key),
+    hash: hashApiKey(key),
+    scopes: input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [...DEFAULT_SCOPES],
+    rateLimitPerMinute: input.rateLimitPerMinute ?? DEFAULT_KEY_RATE_LIMIT,
+    origins: input.origins && input.origins.length > 0 ? input.origins : null,
+    expiresAt: input.expiresAt ?? null,
+    revokedAt: null,
+    createdAt: now,
+    lastUsedAt: null,
+  };
+  return { key, record };
+}
+
+/** What a listing shows of a key: everything but its hash, with its workspace's name. */
+export function listingOf(record: StoredKey, workspace: Workspace): KeyListing {
+  const { hash: _hash, ...listing } = record;
+  return { ...listing, workspaceName: workspace.name };
+}
+
+/** A candidate workspace row for ensureWorkspace (kept only if the name is new). */
+export function newWorkspace(name: string, now: number): Workspace {
+  return { id: `ws_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, name, createdAt: now };
+}
 
 /** API keys and the workspaces they belong to. Only SHA-256 hashes of keys are stored. */
 export class KeyStore {
@@ -66,25 +97,10 @@ export class KeyStore {
 
   /** Creates a key in a workspace known to exist (the console and the keys procedures). */
   createIn(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): { key: string; record: KeyListing } {
-    const key = generateApiKey();
-    const record: StoredKey = {
-      id: `key_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
-      workspaceId: workspace.id,
-      name: input.name ?? "default",
-      displayPrefix: displayPrefix(key),
-      hash: hashApiKey(key),
-      scopes: input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [...DEFAULT_SCOPES],
-      rateLimitPerMinute: input.rateLimitPerMinute ?? DEFAULT_KEY_RATE_LIMIT,
-      origins: input.origins && input.origins.length > 0 ? input.origins : null,
-      expiresAt: input.expiresAt ?? null,
-      revokedAt: null,
-      createdAt: now,
-      lastUsedAt: null,
-    };
-    this.db.insert(apiKeys).values(record).run();
+    const made = newKey(workspace, input, now);
+    this.db.insert(apiKeys).values(made.record).run();
     this.version.invalidate();
-    const { hash: _hash, ...listing } = record;
-    return { key, record: { ...listing, workspaceName: workspace.name } };
+    return { key: made.key, record: listingOf(made.record, workspace) };
   }
 
   /**
@@ -205,7 +221,7 @@ export class KeyStore {
    * followed by an insert let the second one fail on the unique name.
    */
   ensureWorkspace(name: string, now: number): Workspace {
-    const candidate = { id: `ws_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, name, createdAt: now };
+    const candidate = newWorkspace(name, now);
     this.db.insert(workspaces).values(candidate).onConflictDoNothing({ target: workspaces.name }).run();
     return this.workspaceByName(name) ?? candidate;
   }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql, type Column, type SQL } from "drizzle-orm";
 import { leadEvents, leads } from "../../db/schema.ts";
 import { foldText } from "../domain/text.ts";
 import type { DirectoryDb } from "./database.ts";
@@ -16,6 +16,18 @@ export interface LeadFilter {
   source?: string;
   /** Text found in the name or the e-mail, ignoring case and accents. */
   search?: string;
+}
+
+/** The columns a filter reads, in either dialect's leads table. */
+type FilterColumns = Record<"workspaceId" | "status" | "insuranceType" | "source", Column>;
+
+/** The workspace and the filters other than the text search, as one condition (both dialects). */
+export function leadConditions(columns: FilterColumns, workspaceId: string, filter: LeadFilter): SQL | undefined {
+  const conditions: SQL[] = [eq(columns.workspaceId, workspaceId)];
+  if (filter.status !== undefined) conditions.push(eq(columns.status, filter.status));
+  if (filter.insuranceType !== undefined) conditions.push(eq(columns.insuranceType, filter.insuranceType));
+  if (filter.source !== undefined) conditions.push(eq(columns.source, filter.source));
+  return and(...conditions);
 }
 
 /** The workspace CRM. Every read names the workspace: a lead never leaves its own. */
@@ -128,11 +140,7 @@ export class LeadStore {
   }
 
   private filtered(workspaceId: string, filter: LeadFilter): SQL | undefined {
-    const conditions: SQL[] = [eq(leads.workspaceId, workspaceId)];
-    if (filter.status !== undefined) conditions.push(eq(leads.status, filter.status));
-    if (filter.insuranceType !== undefined) conditions.push(eq(leads.insuranceType, filter.insuranceType));
-    if (filter.source !== undefined) conditions.push(eq(leads.source, filter.source));
-    return and(...conditions);
+    return leadConditions(leads, workspaceId, filter);
   }
 
   private newestFirst(where: SQL | undefined) {

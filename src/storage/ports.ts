@@ -3,7 +3,9 @@ import type { ConsoleSessionStore } from "./consoleSessionStore.ts";
 import type { KeyStore } from "./keyStore.ts";
 import type { KeyUsageStore } from "./keyUsageStore.ts";
 import type { LeadStore } from "./leadStore.ts";
+import type { QuotePurge } from "./quotePurge.ts";
 import type { QuoteStore } from "./quoteStore.ts";
+import type { StorageHealth } from "./storageHealth.ts";
 
 /** A value now (SQLite answers synchronously) or later (PostgreSQL answers over the network). */
 export type Awaitable<T> = T | Promise<T>;
@@ -21,26 +23,47 @@ export type Port<S, M extends keyof S> = {
 // The stores whose rows live in the shared database when DATABASE_URL is set. The directory
 // itself (brokers, offices, reviews, carriers) is read from each instance's replica instead
 // (src/storage/pg/directoryReplica.ts), through the SQLite stores unchanged.
-export type KeyStorePort = Port<
-  KeyStore,
-  | "create"
-  | "createIn"
-  | "findByHash"
-  | "caches"
-  | "recordUse"
-  | "list"
-  | "revoke"
-  | "revokeNamed"
-  | "workspaceById"
-  | "workspaceByName"
-  | "listIn"
-  | "findIn"
-  | "expireBy"
-  | "count"
-  | "ensureWorkspace"
->;
+/**
+ * `caches` and `recordUse` stay synchronous in both dialects: the cache is this process's own,
+ * and recordUse is bookkeeping that never fails a request (a twin writes in the background).
+ * `findByHash` answers synchronously on a cache hit in both: admission stays promise-free then.
+ */
+export type KeyStorePort = Pick<KeyStore, "caches" | "recordUse"> &
+  Port<
+    KeyStore,
+    | "create"
+    | "createIn"
+    | "findByHash"
+    | "list"
+    | "revoke"
+    | "revokeNamed"
+    | "workspaceById"
+    | "workspaceByName"
+    | "listIn"
+    | "findIn"
+    | "expireBy"
+    | "count"
+    | "ensureWorkspace"
+  >;
 export type LeadStorePort = Port<LeadStore, "insert" | "list" | "search" | "all" | "find" | "events" | "appendEvent">;
 export type QuoteStorePort = Port<QuoteStore, "insert" | "find">;
 export type KeyUsageStorePort = Port<KeyUsageStore, "add" | "since">;
 export type ConsoleLinkStorePort = Port<ConsoleLinkStore, "create" | "redeem">;
 export type ConsoleSessionStorePort = Port<ConsoleSessionStore, "start" | "resolve" | "end" | "endAll">;
+export type QuotePurgePort = Port<QuotePurge, "batch">;
+/** `current` is this process's memory; the checks may ask the database (a network round trip with PostgreSQL). */
+export type StorageHealthPort = Pick<StorageHealth, "current" | "report" | "bookkeepingFailed"> & Port<StorageHealth, "recheck" | "status">;
+
+/** The stores whose rows live in the shared database with DATABASE_URL, and its health (Services has them). */
+export interface WorkspaceStorePorts {
+  keys: KeyStorePort;
+  quotes: QuoteStorePort;
+  leads: LeadStorePort;
+  keyUsage: KeyUsageStorePort;
+  consoleLinks: ConsoleLinkStorePort;
+  consoleSessions: ConsoleSessionStorePort;
+  /** Deletes quotes long past expiry (run in batches by src/ops/maintenance.ts). */
+  quotePurge: QuotePurgePort;
+  /** Whether the database works (full, read-only, unreachable): logged once per episode, read by /readyz. */
+  storage: StorageHealthPort;
+}

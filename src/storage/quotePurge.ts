@@ -56,9 +56,14 @@ export class QuotePurge {
         if (!candidate.referenced && this.remove.run({ id: candidate.id }).changes > 0) deleted++;
       }
     })();
-    if (seen < QUOTE_PURGE_BATCH) return { deleted, next: undefined };
-    // A full batch may leave more quotes with the same expiry: start the next one at it again,
-    // unless the whole batch was kept quotes of that one instant (then step past it).
-    return { deleted, next: last === from && deleted === 0 ? last + 1 : last };
+    return { deleted, next: nextPurgeStart(from, seen, last, deleted) };
   }
+}
+
+/** Where the batch after this one starts (both dialects): undefined when this one was not full. */
+export function nextPurgeStart(from: number, seen: number, last: number, deleted: number): number | undefined {
+  if (seen < QUOTE_PURGE_BATCH) return undefined;
+  // A full batch may leave more quotes with the same expiry: start the next one at it again,
+  // unless the whole batch was kept quotes of that one instant (then step past it).
+  return last === from && deleted === 0 ? last + 1 : last;
 }

@@ -87,27 +87,30 @@ export class QuoteStore {
   /** The workspace's quote with that id; undefined for an unknown id or another workspace's. */
   find(id: string, workspaceId: string): StoredQuote | undefined {
     const row = this.byId.get({ id, workspaceId });
-    if (!row) return undefined;
-    const offers = this.offersOf.all({ quoteId: id }).map((o) => ({
+    return row && storedQuote(row, this.offersOf.all({ quoteId: id }));
+  }
+}
+
+/** A quote as stored in either dialect (the same row types), its offers cheapest first. */
+export function storedQuote(row: typeof quotes.$inferSelect, offers: readonly (typeof quoteOffers.$inferSelect)[]): StoredQuote {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    insuranceType: row.insuranceType,
+    line: row.line as QuoteLine,
+    province: row.province as ProvinceCode,
+    postalCode: row.postalCode,
+    details: row.details,
+    source: row.source,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    offers: offers.map((o) => ({
       carrierSlug: o.carrierSlug,
       carrierName: o.carrierName,
       annualCents: o.annualCents,
       monthlyCents: o.monthlyCents,
       coverage: o.coverage,
       deductible: o.deductible,
-    }));
-    return {
-      id: row.id,
-      workspaceId: row.workspaceId,
-      insuranceType: row.insuranceType,
-      line: row.line as QuoteLine,
-      province: row.province as ProvinceCode,
-      postalCode: row.postalCode,
-      details: row.details,
-      source: row.source,
-      createdAt: row.createdAt,
-      expiresAt: row.expiresAt,
-      offers,
-    };
-  }
+    })),
+  };
 }

@@ -1,22 +1,59 @@
 import type { Database } from "bun:sqlite";
 
 /**
- * The two ways the database refuses every write while reads go on: the disk (or the
- * database's max_page_count) is full, or the file is read-only (a read-only mount or file,
- * a file replaced under the running process, `PRAGMA query_only`). Neither is a fault of the
- * request or a bug of ours: the operator has to act, the client can only retry later.
+ * The ways the database refuses work that are nobody's bug: the disk (or SQLite's
+ * max_page_count) is full, or the database is read-only (a read-only mount or file, a file
+ * replaced under the running process, `PRAGMA query_only`, a PostgreSQL standby), or, with
+ * PostgreSQL (DATABASE_URL), the server cannot be reached at all (down, restarting, out of
+ * connections). The operator has to act (or wait), the client can only retry later.
  */
-export type StorageFault = "full" | "read-only";
+export type StorageFault = "full" | "read-only" | "unavailable";
 
 /** The fault an error (or its cause, e.g. inside a TRPCError) stands for, if any. */
 export function storageFaultOf(error: unknown): StorageFault | undefined {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
+    if (typeof code !== "string") continue;
     if (code === "SQLITE_FULL") return "full";
     // SQLITE_READONLY and its extended codes (_DBMOVED, _RECOVERY, _CANTLOCK, _DIRECTORY…).
-    if (typeof code === "string" && code.startsWith("SQLITE_READONLY")) return "read-only";
+    if (code.startsWith("SQLITE_READONLY")) return "read-only";
+    const pg = postgresFault(code);
+    if (pg) return pg;
   }
   return undefined;
+}
+
+/**
+ * What postgres.js reports when PostgreSQL is out of reach: the socket's own errors, the
+ * driver's connection states, and the server's SQLSTATEs for "not now" (class 08 connection
+ * exceptions; 57P01-57P03 shutting down or starting; 53300 too many connections; 53100 disk
+ * full; 25006 a read-only transaction, as on a standby).
+ */
+const POSTGRES_FAULTS: Record<string, StorageFault> = {
+  ECONNREFUSED: "unavailable",
+  ECONNRESET: "unavailable",
+  ETIMEDOUT: "unavailable",
+  EHOSTUNREACH: "unavailable",
+  ENETUNREACH: "unavailable",
+  EPIPE: "unavailable",
+  ENOTFOUND: "unavailable",
+  EAI_AGAIN: "unavailable",
+  CONNECTION_ENDED: "unavailable",
+  CONNECTION_CLOSED: "unavailable",
+  CONNECTION_DESTROYED: "unavailable",
+  CONNECT_TIMEOUT: "unavailable",
+  "57P01": "unavailable",
+  "57P02": "unavailable",
+  "57P03": "unavailable",
+  "53300": "unavailable",
+  "53100": "full",
+  "25006": "read-only",
+};
+
+function postgresFault(code: string): StorageFault | undefined {
+  if (Object.hasOwn(POSTGRES_FAULTS, code)) return POSTGRES_FAULTS[code];
+  // Class 08: connection exceptions (08000, 08001 cannot connect, 08006 connection failure…).
+  return /^08[0-9A-Z]{3}$/.test(code) ? "unavailable" : undefined;
 }
 
 /**

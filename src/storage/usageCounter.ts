@@ -1,4 +1,5 @@
-import type { DailyUsage, KeyUsageStore } from "./keyUsageStore.ts";
+import type { DailyUsage } from "./keyUsageStore.ts";
+import type { KeyUsageStorePort } from "./ports.ts";
 
 export const DAY_MS = 86_400_000;
 /** Pending (key, day) pairs held at most; reaching it flushes at once, so memory stays bounded. */
@@ -17,7 +18,7 @@ export class UsageCounter {
   private dayStartsAt = 0;
 
   constructor(
-    private readonly store: KeyUsageStore,
+    private readonly store: Pick<KeyUsageStorePort, "add">,
     private readonly onFlushError: (error: unknown) => void = () => {},
     private readonly maxPending = MAX_PENDING,
   ) {}
@@ -39,18 +40,25 @@ export class UsageCounter {
   /**
    * Writes what is pending. On failure (disk full, say) the counts stay pending for the next
    * flush unless that would pass the bound, in which case they are dropped: usage is a statistic.
+   * Settles at once over SQLite; over PostgreSQL when the write has (it never rejects).
    */
-  flush(): void {
+  flush(): void | Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
+    let written;
     try {
-      this.store.add([...batch.values()]);
+      written = this.store.add([...batch.values()]);
     } catch (error) {
-      this.onFlushError(error);
-      if (batch.size + this.pending.size <= this.maxPending) {
-        for (const [id, entry] of batch) this.merge(id, entry);
-      }
+      return this.keepAfterFailure(batch, error);
+    }
+    if (written instanceof Promise) return written.catch((error: unknown) => this.keepAfterFailure(batch, error));
+  }
+
+  private keepAfterFailure(batch: Map<string, DailyUsage>, error: unknown): void {
+    this.onFlushError(error);
+    if (batch.size + this.pending.size <= this.maxPending) {
+      for (const [id, entry] of batch) this.merge(id, entry);
     }
   }
 

@@ -40,6 +40,12 @@ export class VersionedCache<V> {
     this.entries.set(key, value);
   }
 
+  /** Drops everything now, and whatever a computation begun before this call would store. */
+  clear(): void {
+    this.entries.clear();
+    this.version = -1;
+  }
+
   stats(): CacheStats {
     return this.entries.stats();
   }

@@ -35,7 +35,7 @@ describe("keys:manage is never implicit", () => {
     const response = await json(plain, "/api/v1/keys");
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: string }).error).toContain("keys:manage");
-    const listed = server.app.services.keys.list().find((k) => plain.startsWith(k.displayPrefix))!;
+    const listed = (await server.app.services.keys.list()).find((k) => plain.startsWith(k.displayPrefix))!;
     expect(listed.scopes).toEqual(["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read"]);
   });
 
@@ -94,12 +94,12 @@ describe("list, create, revoke, roll", () => {
   ];
   for (const [what, body, path] of badInputs) {
     test(`create with ${what}: 422 on ${path}, nothing stored`, async () => {
-      const before = server.app.services.keys.count();
+      const before = await server.app.services.keys.count();
       const response = await json(manager, "/api/v1/keys", "POST", body);
       expect(response.status).toBe(422);
       const answer = (await response.json()) as { error: string; issues: { path: string }[] };
       expect(answer.issues.map((i) => i.path)).toContain(path);
-      expect(server.app.services.keys.count()).toBe(before);
+      expect(await server.app.services.keys.count()).toBe(before);
     });
   }
 

@@ -54,7 +54,7 @@ export async function startTestServer(
     databasePath,
     async createKey(keyOptions = {}) {
       const { workspace = "test", ...rest } = keyOptions;
-      return app.services.keys.create({ workspace, ...rest }, app.services.now()).key;
+      return (await app.services.keys.create({ workspace, ...rest }, app.services.now())).key;
     },
     request(path, init = {}) {
       const { key, headers, ...rest } = init;

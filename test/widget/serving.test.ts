@@ -44,7 +44,7 @@ describe("GET /widget.js", () => {
 
 describe("GET /demo", () => {
   test("uses the demo key, shows three widgets in light and dark, under a strict CSP", async () => {
-    const res = demoPageHandler({ embedKey: () => "brk_demo" })(new Request("http://localhost:3000/demo"));
+    const res = await demoPageHandler({ embedKey: () => "brk_demo" })(new Request("http://localhost:3000/demo"));
     expect(res.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
     const csp = res.headers.get("Content-Security-Policy")!;
     expect(csp).toContain("script-src 'self' 'nonce-");
@@ -58,21 +58,21 @@ describe("GET /demo", () => {
   test("?key= wins, and whatever is reflected is escaped", async () => {
     const evil = `"><script>alert(1)</script>`;
     const url = `http://localhost:3000/demo?key=${encodeURIComponent(evil)}&broker=${encodeURIComponent(evil)}`;
-    const html = await demoPageHandler({ embedKey: () => "brk_demo" })(new Request(url)).text();
+    const html = await (await demoPageHandler({ embedKey: () => "brk_demo" })(new Request(url))).text();
     expect(html).not.toContain("brk_demo");
     expect(html).not.toContain("<script>alert(1)");
     expect(html).toContain("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
   });
 
   test("without any key it explains how to pass one", async () => {
-    const html = await demoPageHandler({ embedKey: () => undefined })(new Request("http://localhost:3000/demo")).text();
+    const html = await (await demoPageHandler({ embedKey: () => undefined })(new Request("http://localhost:3000/demo"))).text();
     expect(html).toContain("needs an embed key");
     expect(html).toContain("/demo?key=brk_");
     expect(html).not.toContain("widget.js");
   });
 
   test("?lang=fr sets the page and widget language", async () => {
-    const html = await demoPageHandler({ embedKey: () => "k" })(new Request("http://localhost:3000/demo?lang=fr")).text();
+    const html = await (await demoPageHandler({ embedKey: () => "k" })(new Request("http://localhost:3000/demo?lang=fr"))).text();
     expect(html).toContain('<html lang="fr">');
     expect(html).toContain('data-lang="fr"');
   });

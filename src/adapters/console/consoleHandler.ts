@@ -42,8 +42,15 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
   const serveScript = consoleScriptHandler();
 
   return async function handleConsole(request: Request, url: TargetUrl, info: RequestInfo, clientAddress: string): Promise<Response> {
-    return withConsoleHeaders(await route(request, url, info, clientAddress));
+    return withConsoleHeaders(await route(request, url, info, clientAddress).catch(storageUnavailable));
   };
+
+  /** Sessions and links live in the database: when it cannot answer (a storage fault), 503 and retry later. */
+  function storageUnavailable(error: unknown): Response {
+    if (!services.storage.report(error, "console")) throw error;
+    const failure = toPublicError(error);
+    return errorResponse(failure.status, failure.message, retryAfterHeaders(failure));
+  }
 
   async function route(request: Request, url: TargetUrl, info: RequestInfo, clientAddress: string): Promise<Response> {
     const path = url.pathname;
@@ -61,26 +68,26 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
       return errorResponse(405, `${request.method} is not allowed on console pages; use GET.`, { Allow: "GET, HEAD" });
     }
     const lang = pageLanguage(request);
-    const session = currentSession(request);
+    const session = await currentSession(request);
     // Without a session: how to get a link, and nothing of any workspace.
     return session ? htmlResponse(shellPage(lang)) : htmlResponse(signInHelpPage(lang), 401);
   }
 
-  function currentSession(request: Request): (ConsoleSession & { secret: string }) | undefined {
+  async function currentSession(request: Request): Promise<(ConsoleSession & { secret: string }) | undefined> {
     const secret = sessionSecretOf(request);
     if (!secret) return undefined;
-    const session = services.consoleSessions.resolve(secret, services.now());
+    const session = await services.consoleSessions.resolve(secret, services.now());
     return session && { ...session, secret };
   }
 
-  function signIn(request: Request, url: TargetUrl, clientAddress: string): Response {
+  async function signIn(request: Request, url: TargetUrl, clientAddress: string): Promise<Response> {
     const lang = pageLanguage(request);
     if (request.method !== "GET") return errorResponse(405, "Open the sign-in link with GET.", { Allow: "GET" });
     const now = services.now();
     const wait = signInFailures.retryAfterSeconds(clientAddress, now);
     if (wait > 0) return htmlResponse(tooManyAttemptsPage(lang, wait), 429, { "Retry-After": String(wait) });
     const token = url.searchParams.get("token") ?? "";
-    const workspaceId = looksLikeSecret(token) ? services.consoleLinks.redeem(token, now) : undefined;
+    const workspaceId = looksLikeSecret(token) ? await services.consoleLinks.redeem(token, now) : undefined;
     if (!workspaceId) {
       signInFailures.recordFailure(clientAddress, now);
       // The address, never the token: a log reader must not be able to use a live link.
@@ -89,8 +96,8 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     }
     // A fresh id at every sign-in; a session the browser already had is ended, not reused.
     const previous = sessionSecretOf(request);
-    if (previous) services.consoleSessions.end(previous, now);
-    const secret = services.consoleSessions.start(workspaceId, now);
+    if (previous) await services.consoleSessions.end(previous, now);
+    const secret = await services.consoleSessions.start(workspaceId, now);
     services.log.info("console sign-in", { workspaceId });
     return new Response(null, { status: 303, headers: { Location: "/console/keys", "Set-Cookie": sessionCookie(secret, secureCookies) } });
   }
@@ -99,7 +106,7 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     const own = SESSION_PATHS.has(url.pathname);
     const matches = own ? [] : matchPath(api, url.pathname);
     info.route = own ? url.pathname : (matches[0]?.value.path ?? "/console/api/(unknown)");
-    const session = currentSession(request);
+    const session = await currentSession(request);
     if (!session) return errorResponse(401, "Not signed in, or the session ended. Open a new sign-in link from 'broker-directory console-link'.");
     info.keyId = "console";
     const now = services.now();
@@ -114,7 +121,7 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     }
     if (url.pathname === "/console/api/session") {
       if (request.method !== "GET") return errorResponse(405, "Use GET.", { ...headers, Allow: "GET" });
-      const workspace = services.keys.workspaceById(session.workspaceId);
+      const workspace = await services.keys.workspaceById(session.workspaceId);
       return jsonResponse(
         { data: { workspace: { id: session.workspaceId, name: workspace?.name ?? "" }, csrfToken: csrfTokenFor(session.secret), endsAt: new Date(session.endsAt).toISOString() } },
         200,
@@ -123,7 +130,7 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     }
     if (url.pathname === "/console/api/sign-out") {
       if (request.method !== "POST") return errorResponse(405, "Use POST.", { ...headers, Allow: "POST" });
-      services.consoleSessions.end(session.secret, now);
+      await services.consoleSessions.end(session.secret, now);
       return jsonResponse({ data: { signedOut: true } }, 200, { ...headers, "Set-Cookie": clearedSessionCookie(secureCookies) });
     }
 

@@ -1,7 +1,7 @@
 import { admit, type Admission } from "../../auth/admitRequest.ts";
 import { createCaller, type Caller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
-import { STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
+import { retryAfterHeaders, STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { McpCallContext } from "./callContext.ts";
@@ -204,5 +204,5 @@ function refusal(admission: Extract<Admission, { ok: false }>, cors: HeaderMap):
       headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "WWW-Authenticate": 'Bearer realm="mcp", error="invalid_token"', ...headers },
     });
   }
-  return transportError(failure.status, failure.message, headers);
+  return transportError(failure.status, failure.message, { ...headers, ...retryAfterHeaders(failure) });
 }

@@ -82,7 +82,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
   function admitted(request: Request, url: TargetUrl, info: RequestInfo, route: RestRoute, params: Record<string, string>, admission: Admission): Answer {
     if (!admission.ok) {
       const failure = toPublicError(admission.error);
-      const headers: Record<string, string> = rateLimitHeaders(admission.rate);
+      const headers: Record<string, string> = { ...rateLimitHeaders(admission.rate), ...retryAfterHeaders(failure) };
       if (failure.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="broker-directory"';
       return errorResponse(failure.status, failure.message, headers);
     }

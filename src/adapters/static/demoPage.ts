@@ -1,3 +1,5 @@
+import type { Awaitable } from "../../storage/ports.ts";
+
 /**
  * GET /demo: the three widgets in a light and a dark column, on the server's own origin.
  * The light column uses the partner snippet (script tags); the dark one uses the custom
@@ -9,7 +11,7 @@
  */
 export interface DemoPageOptions {
   /** The key to put in the page now (it is renewed before it expires). */
-  embedKey: () => string | undefined;
+  embedKey: () => Awaitable<string | undefined>;
   /** A broker with reviews for the reviews widget; else ?broker=, else the first listed. */
   brokerSlug?: string;
 }
@@ -17,33 +19,38 @@ export interface DemoPageOptions {
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
-export function demoPageHandler(options: DemoPageOptions): (request: Request) => Response {
+export function demoPageHandler(options: DemoPageOptions): (request: Request) => Awaitable<Response> {
   return (request) => {
     const url = new URL(request.url);
     const key = url.searchParams.get("key")?.trim() || options.embedKey();
-    const lang = url.searchParams.get("lang") === "fr" ? "fr" : "en";
-    const broker = url.searchParams.get("broker")?.trim() || options.brokerSlug || "";
-    const nonce = crypto.randomUUID().replace(/-/g, "");
-    const html = key ? pageWithWidgets({ key, lang, broker, nonce, origin: url.origin }) : pageWithoutKey(nonce, url.origin);
-    return new Response(html, {
-      headers: {
-        "Content-Type": "text/html; charset=utf-8",
-        "Cache-Control": "no-store",
-        "Content-Security-Policy": [
-          "default-src 'none'",
-          `script-src 'self' 'nonce-${nonce}'`,
-          `style-src 'self' 'nonce-${nonce}'`,
-          "img-src 'self' https: data:",
-          "connect-src 'self'",
-          "base-uri 'none'",
-          "form-action 'none'",
-          "frame-ancestors 'none'",
-        ].join("; "),
-        "Referrer-Policy": "no-referrer",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    // Made on first use: with PostgreSQL that is a round trip, awaited once.
+    return key instanceof Promise ? key.then((made) => demoPage(url, made, options)) : demoPage(url, key, options);
   };
+}
+
+function demoPage(url: URL, key: string | undefined, options: DemoPageOptions): Response {
+  const lang = url.searchParams.get("lang") === "fr" ? "fr" : "en";
+  const broker = url.searchParams.get("broker")?.trim() || options.brokerSlug || "";
+  const nonce = crypto.randomUUID().replace(/-/g, "");
+  const html = key ? pageWithWidgets({ key, lang, broker, nonce, origin: url.origin }) : pageWithoutKey(nonce, url.origin);
+  return new Response(html, {
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy": [
+        "default-src 'none'",
+        `script-src 'self' 'nonce-${nonce}'`,
+        `style-src 'self' 'nonce-${nonce}'`,
+        "img-src 'self' https: data:",
+        "connect-src 'self'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+      ].join("; "),
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
 }
 
 const STYLE = `

@@ -11,14 +11,14 @@ export { createKeyInput, createdKeySchema as createKeyOutput };
 export const createKey = scopedProcedure("keys:manage")
   .input(createKeyInput)
   .output(createdKeySchema)
-  .mutation(({ ctx, input }) => {
+  .mutation(async ({ ctx, input }) => {
     const now = ctx.services.now();
     assertCanGrant(ctx.principal.scopes, input.scopes);
     const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
     if (expiresAt !== null && expiresAt <= now) throw invalidInput([{ path: ["expiresAt"], message: "must be in the future" }]);
-    const workspace = ctx.services.keys.workspaceById(ctx.principal.workspaceId);
+    const workspace = await ctx.services.keys.workspaceById(ctx.principal.workspaceId);
     if (!workspace) throw new TRPCError({ code: "NOT_FOUND", message: "This workspace no longer exists." });
-    const { key, record } = ctx.services.keys.createIn(
+    const { key, record } = await ctx.services.keys.createIn(
       workspace,
       { name: input.name, scopes: input.scopes, rateLimitPerMinute: input.rateLimitPerMinute, expiresAt, origins: input.origins ?? null },
       now,

@@ -10,7 +10,7 @@ export const listKeysOutput = z.object({ data: z.array(keySchema).describe("The 
 export const listKeys = scopedProcedure("keys:manage")
   .input(listKeysInput)
   .output(listKeysOutput)
-  .query(({ ctx }) => {
+  .query(async ({ ctx }) => {
     const now = ctx.services.now();
-    return { data: ctx.services.keys.listIn(ctx.principal.workspaceId).map((k) => toKeyView(k, now)) };
+    return { data: (await ctx.services.keys.listIn(ctx.principal.workspaceId)).map((k) => toKeyView(k, now)) };
   });

@@ -11,10 +11,10 @@ export const revokeKeyOutput = keySchema;
 export const revokeKey = scopedProcedure("keys:manage")
   .input(revokeKeyInput)
   .output(revokeKeyOutput)
-  .mutation(({ ctx, input }) => {
+  .mutation(async ({ ctx, input }) => {
     const { keys } = ctx.services;
     const now = ctx.services.now();
-    workspaceKey(keys, input.keyId, ctx.principal.workspaceId);
-    keys.revoke(input.keyId, now);
-    return toKeyView(workspaceKey(keys, input.keyId, ctx.principal.workspaceId), now);
+    await workspaceKey(keys, input.keyId, ctx.principal.workspaceId);
+    await keys.revoke(input.keyId, now);
+    return toKeyView(await workspaceKey(keys, input.keyId, ctx.principal.workspaceId), now);
   });

@@ -31,23 +31,23 @@ export const rollKeyOutput = z.object({
 export const rollKey = scopedProcedure("keys:manage")
   .input(rollKeyInput)
   .output(rollKeyOutput)
-  .mutation(({ ctx, input }) => {
+  .mutation(async ({ ctx, input }) => {
     const { keys } = ctx.services;
     const now = ctx.services.now();
-    const old = workspaceKey(keys, input.keyId, ctx.principal.workspaceId);
+    const old = await workspaceKey(keys, input.keyId, ctx.principal.workspaceId);
     if (keyStatus(old, now) !== "active") {
       throw new TRPCError({ code: "CONFLICT", message: `This key is ${keyStatus(old, now)}: only an active key can be rolled. Create a new key instead.` });
     }
     assertCanGrant(ctx.principal.scopes, old.scopes);
-    const workspace = keys.workspaceById(old.workspaceId);
+    const workspace = await keys.workspaceById(old.workspaceId);
     if (!workspace) throw new TRPCError({ code: "NOT_FOUND", message: "This workspace no longer exists." });
     const grace = ROLL_GRACE_MS[input.grace];
-    const { key, record } = keys.createIn(
+    const { key, record } = await keys.createIn(
       workspace,
       { name: old.name, scopes: old.scopes as Scope[], rateLimitPerMinute: old.rateLimitPerMinute, expiresAt: old.expiresAt, origins: old.origins },
       now,
     );
-    if (grace === 0) keys.revoke(old.id, now);
-    else keys.expireBy(old.id, now + grace);
-    return { key, data: toKeyView(record, now), previous: toKeyView(workspaceKey(keys, old.id, old.workspaceId), now) };
+    if (grace === 0) await keys.revoke(old.id, now);
+    else await keys.expireBy(old.id, now + grace);
+    return { key, data: toKeyView(record, now), previous: toKeyView(await workspaceKey(keys, old.id, old.workspaceId), now) };
   });

@@ -1,9 +1,10 @@
 import { TRPCError } from "@trpc/server";
-import type { KeyListing, KeyStore } from "../../storage/keyStore.ts";
+import type { KeyListing } from "../../storage/keyStore.ts";
+import type { KeyStorePort } from "../../storage/ports.ts";
 
 /** A key of the caller's workspace; another workspace's key gets the answer an unknown id gets. */
-export function workspaceKey(keys: KeyStore, id: string, workspaceId: string): KeyListing {
-  const key = keys.findIn(id, workspaceId);
+export async function workspaceKey(keys: Pick<KeyStorePort, "findIn">, id: string, workspaceId: string): Promise<KeyListing> {
+  const key = await keys.findIn(id, workspaceId);
   if (!key) throw new TRPCError({ code: "NOT_FOUND", message: `No key with the id ${JSON.stringify(id)} exists in this workspace.` });
   return key;
 }

@@ -15,13 +15,13 @@ export { createLeadInput, leadSchema as createLeadOutput };
 export const createLead = scopedProcedure("leads:write")
   .input(createLeadInput)
   .output(leadSchema)
-  .mutation(({ ctx, input }) => {
+  .mutation(async ({ ctx, input }) => {
     const workspaceId = ctx.principal.workspaceId;
     const problems: InputProblem[] = [];
     if (input.brokerSlug !== undefined && !ctx.services.brokers.findBySlug(input.brokerSlug)) {
       problems.push({ path: ["brokerSlug"], message: unknownSlugMessage(input.brokerSlug) });
     }
-    if (input.quoteId !== undefined && !ctx.services.quotes.find(input.quoteId, workspaceId)) {
+    if (input.quoteId !== undefined && !(await ctx.services.quotes.find(input.quoteId, workspaceId))) {
       problems.push({ path: ["quoteId"], message: `No quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.` });
     }
     if (problems.length > 0) throw invalidInput(problems);
@@ -40,6 +40,7 @@ export const createLead = scopedProcedure("leads:write")
       status: "new",
       createdAt: ctx.services.now(),
     };
-    ctx.services.leads.insert(lead);
+    // Answered once the lead is committed: an acknowledged lead is never lost.
+    await ctx.services.leads.insert(lead);
     return toLeadView(lead);
   });

@@ -20,8 +20,8 @@ const HEADER = ["id", "createdAt", "status", "name", "email", "phone", "insuranc
 export const exportLeads = scopedProcedure("leads:read")
   .input(exportLeadsInput)
   .output(exportLeadsOutput)
-  .query(({ ctx, input }) => {
-    const leads = ctx.services.leads.all(ctx.principal.workspaceId, toLeadFilter(input), MAX_EXPORT_ROWS + 1);
+  .query(async ({ ctx, input }) => {
+    const leads = await ctx.services.leads.all(ctx.principal.workspaceId, toLeadFilter(input), MAX_EXPORT_ROWS + 1);
     const rows = leads.slice(0, MAX_EXPORT_ROWS).map((l) => [
       l.id,
       new Date(l.createdAt).toISOString(),

@@ -31,23 +31,23 @@ export const leadDetailSchema = leadSchema.extend({
 export type LeadDetail = z.infer<typeof leadDetailSchema>;
 
 /** The stored lead of the workspace; another workspace's lead, or none, is NOT_FOUND. */
-export function workspaceLead(services: Services, id: string, workspaceId: string) {
-  const lead = services.leads.find(id, workspaceId);
+export async function workspaceLead(services: Services, id: string, workspaceId: string) {
+  const lead = await services.leads.find(id, workspaceId);
   if (!lead) throw new TRPCError({ code: "NOT_FOUND", message: `No lead with the id ${JSON.stringify(id)} exists in this workspace.` });
   return lead;
 }
 
 /** A lead of the workspace with everything it carries; another workspace's lead is not found. */
-export function leadDetail(services: Services, id: string, workspaceId: string): LeadDetail {
-  const lead = workspaceLead(services, id, workspaceId);
-  const quote = lead.quoteId ? services.quotes.find(lead.quoteId, workspaceId) : undefined;
+export async function leadDetail(services: Services, id: string, workspaceId: string): Promise<LeadDetail> {
+  const lead = await workspaceLead(services, id, workspaceId);
+  const [quote, events] = await Promise.all([lead.quoteId ? services.quotes.find(lead.quoteId, workspaceId) : undefined, services.leads.events(lead.id)]);
   const broker = lead.brokerSlug ? services.brokers.findBySlug(lead.brokerSlug) : undefined;
   const created = { status: "new" as const, note: null, actor: lead.source, at: new Date(lead.createdAt).toISOString() };
   return {
     ...toLeadView(lead),
     history: [
       created,
-      ...services.leads.events(lead.id).map((e) => ({
+      ...events.map((e) => ({
         status: e.status as LeadDetail["status"],
         note: e.note,
         actor: e.actor,

@@ -12,7 +12,7 @@ export const listLeadsOutput = pagedSchema(leadSchema, "The workspace's leads, n
 export const listLeads = scopedProcedure("leads:read")
   .input(listLeadsInput)
   .output(listLeadsOutput)
-  .query(({ ctx, input }) => {
-    const { items, total } = ctx.services.leads.search(ctx.principal.workspaceId, toLeadFilter(input), input.page, input.limit);
+  .query(async ({ ctx, input }) => {
+    const { items, total } = await ctx.services.leads.search(ctx.principal.workspaceId, toLeadFilter(input), input.page, input.limit);
     return { data: items.map(toLeadView), pagination: paginate(input.page, input.limit, total) };
   });

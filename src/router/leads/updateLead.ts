@@ -30,10 +30,10 @@ export const updateLeadOutput = leadDetailSchema;
 export const updateLead = scopedProcedure("leads:write")
   .input(updateLeadInput)
   .output(updateLeadOutput)
-  .mutation(({ ctx, input }) => {
+  .mutation(async ({ ctx, input }) => {
     // Only that it exists here and its status: the whole detail is read once, after the change.
-    const current = workspaceLead(ctx.services, input.leadId, ctx.principal.workspaceId);
-    ctx.services.leads.appendEvent({
+    const current = await workspaceLead(ctx.services, input.leadId, ctx.principal.workspaceId);
+    await ctx.services.leads.appendEvent({
       leadId: current.id,
       status: input.status ?? current.status,
       note: input.note ?? null,

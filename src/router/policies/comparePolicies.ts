@@ -36,9 +36,8 @@ export const comparePoliciesOutput = z.object({
 export const comparePolicies = scopedProcedure("quotes:write")
   .input(comparePoliciesInput)
   .output(comparePoliciesOutput)
-  .mutation(({ ctx, input }) => {
-    const a = resolvePolicy(ctx, input.policyA, "policyA");
-    const b = resolvePolicy(ctx, input.policyB, "policyB");
+  .mutation(async ({ ctx, input }) => {
+    const [a, b] = await Promise.all([resolvePolicy(ctx, input.policyA, "policyA"), resolvePolicy(ctx, input.policyB, "policyB")]);
     const d = differencesOf(a.policy, b.policy);
     return {
       policyA: a.view,
@@ -56,13 +55,13 @@ export const comparePolicies = scopedProcedure("quotes:write")
 
 type Side = z.infer<typeof policySide>;
 
-function resolvePolicy(
+async function resolvePolicy(
   ctx: Context & { principal: NonNullable<Context["principal"]> },
   input: PolicyInput,
   field: "policyA" | "policyB",
-): { policy: ComparablePolicy; view: Side } {
+): Promise<{ policy: ComparablePolicy; view: Side }> {
   if (input.quoteId !== undefined) {
-    const quote = ctx.services.quotes.find(input.quoteId, ctx.principal.workspaceId);
+    const quote = await ctx.services.quotes.find(input.quoteId, ctx.principal.workspaceId);
     if (!quote) {
       throw new TRPCError({ code: "NOT_FOUND", message: `${field}: no quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.` });
     }

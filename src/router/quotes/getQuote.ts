@@ -11,8 +11,8 @@ export { quoteSchema as getQuoteOutput };
 export const getQuote = scopedProcedure("quotes:write")
   .input(getQuoteInput)
   .output(quoteSchema)
-  .query(({ ctx, input }) => {
-    const quote = ctx.services.quotes.find(input.quoteId, ctx.principal.workspaceId);
+  .query(async ({ ctx, input }) => {
+    const quote = await ctx.services.quotes.find(input.quoteId, ctx.principal.workspaceId);
     // Another workspace's quote gets the same answer as an unknown id: ids reveal nothing.
     if (!quote) {
       throw new TRPCError({ code: "NOT_FOUND", message: `No quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.` });

@@ -1,0 +1,73 @@
+import { createLogger } from "../log.ts";
+import { ConsoleLinkStore } from "../storage/consoleLinkStore.ts";
+import { ConsoleSessionStore } from "../storage/consoleSessionStore.ts";
+import { closeDatabase, openDatabase } from "../storage/database.ts";
+import { KeyStore } from "../storage/keyStore.ts";
+import { migrate } from "../storage/migrate.ts";
+import { migratePg } from "../storage/pg/migratePg.ts";
+import { PgConsoleLinkStore } from "../storage/pg/pgConsoleLinkStore.ts";
+import { PgConsoleSessionStore } from "../storage/pg/pgConsoleSessionStore.ts";
+import { closePostgres, isPostgresUrl, openPostgres } from "../storage/pg/pgDatabase.ts";
+import { PgKeyStore } from "../storage/pg/pgKeyStore.ts";
+import { PgVersionWatch } from "../storage/pg/versionWatch.ts";
+import type { ConsoleLinkStorePort, ConsoleSessionStorePort, KeyStorePort } from "../storage/ports.ts";
+import { DatabaseNotWritableError, storageFaultOf } from "../storage/storageFault.ts";
+import { UsageError } from "./cliSupport.ts";
+
+/** The --db / --database-url flags of the commands that manage keys and console access. */
+export const DATABASE_FLAGS = { db: { type: "string" }, "database-url": { type: "string" } } as const;
+
+export const DATABASE_FLAGS_HELP = `--db PATH (default DATABASE_PATH or ./data/broker-directory.db), or PostgreSQL with
+--database-url URL (default DATABASE_URL; --db given alone means the SQLite file).`;
+
+export interface WorkspaceStores {
+  keys: KeyStorePort;
+  consoleLinks: ConsoleLinkStorePort;
+  consoleSessions: ConsoleSessionStorePort;
+  close(): Promise<void>;
+}
+
+/**
+ * The stores `keys` and `console-link` change, in the database the server uses: PostgreSQL when
+ * --database-url is given (or DATABASE_URL is set and --db is not), else the SQLite file. Either
+ * is migrated first, as serve would. Writes are seen by running servers: over SQLite at their
+ * next request, over PostgreSQL when it announces the change (within a second).
+ */
+export async function openWorkspaceStores(values: { db?: string; "database-url"?: string }, env: Record<string, string | undefined>): Promise<WorkspaceStores> {
+  const url = values["database-url"] ?? (values.db === undefined ? env.DATABASE_URL : undefined);
+  if (url === undefined || url === "") {
+    const db = openDatabase(values.db ?? env.DATABASE_PATH ?? "./data/broker-directory.db");
+    migrate(db);
+    return {
+      keys: new KeyStore(db),
+      consoleLinks: new ConsoleLinkStore(db),
+      consoleSessions: new ConsoleSessionStore(db),
+      close: async () => closeDatabase(db),
+    };
+  }
+  if (!isPostgresUrl(url)) throw new UsageError("--database-url / DATABASE_URL must be a postgres:// or postgresql:// URL.");
+  // One command, a few statements: two connections are plenty.
+  const pg = openPostgres(url, { max: 2 });
+  try {
+    await migratePg(pg);
+  } catch (error) {
+    await closePostgres(pg, 0);
+    throw unreachable(error, url);
+  }
+  // Not started: a command needs no announcements, only the version read after its own writes.
+  const keysVersion = new PgVersionWatch(pg, "keys_version", createLogger("silent"));
+  return {
+    keys: new PgKeyStore(pg, keysVersion),
+    consoleLinks: new PgConsoleLinkStore(pg),
+    consoleSessions: new PgConsoleSessionStore(pg),
+    close: () => closePostgres(pg),
+  };
+}
+
+/** PostgreSQL out of reach: one line naming the server (never its password), exit 1. */
+function unreachable(error: unknown, url: string): unknown {
+  if (storageFaultOf(error) !== "unavailable") return error;
+  const { hostname, port } = new URL(url);
+  const detail = error instanceof Error ? error.message : String(error);
+  return new DatabaseNotWritableError(`Cannot reach PostgreSQL at ${hostname}:${port || 5432} (${detail}). Check DATABASE_URL and that the server is up.`);
+}

@@ -1,0 +1,183 @@
+import { and, asc, desc, eq, getTableColumns, isNull, lt, or, sql } from "drizzle-orm";
+import { apiKeys, workspaces } from "../../../db/schema.pg.ts";
+import {
+  KEY_CACHE_LIMITS,
+  LAST_USED_PRECISION_MS,
+  listingOf,
+  newKey,
+  newWorkspace,
+  type KeyListing,
+  type KeyStore,
+  type NewKey,
+  type StoredKey,
+  type Workspace,
+} from "../keyStore.ts";
+import type { KeyStorePort } from "../ports.ts";
+import type { StorageHealth } from "../storageHealth.ts";
+import { VersionedCache } from "../versionedCache.ts";
+import type { PgDb } from "./pgDatabase.ts";
+import type { PgVersionWatch } from "./versionWatch.ts";
+
+/** What a listing shows of a key: every column but the hash. */
+const { hash: _hash, ...LISTED_COLUMNS } = getTableColumns(apiKeys);
+
+/**
+ * KeyStore over PostgreSQL (see src/storage/keyStore.ts for the behaviour, kept identical).
+ * Admission reads keys from a cache keyed on keys_version as this process knows it
+ * (PgVersionWatch): a hit answers synchronously, with no round trip; a miss asks PostgreSQL.
+ * After its own writes the store re-reads the version before answering, so this instance's very
+ * next request sees the change; other instances see it when PostgreSQL announces it (NOTIFY at
+ * commit) or, if that is lost, at their next poll (a second).
+ */
+export class PgKeyStore implements KeyStorePort {
+  private readonly cache = new VersionedCache<StoredKey | null>("api-keys", KEY_CACHE_LIMITS);
+  /** When this process last wrote each key's lastUsedAt: the read path skips the UPDATE in between. */
+  private readonly lastUseWritten = new Map<string, number>();
+
+  constructor(
+    private readonly pg: PgDb,
+    /** keys_version, started by the caller (createPgStores). */
+    private readonly version: PgVersionWatch,
+    /** Told when the lastUsedAt write fails (a read must not fail for bookkeeping). */
+    private readonly storage?: Pick<StorageHealth, "bookkeepingFailed">,
+  ) {}
+
+  async create(input: NewKey, now: number): Promise<{ key: string; record: KeyListing }> {
+    return this.createIn(await this.ensureWorkspace(input.workspace, now), input, now);
+  }
+
+  async createIn(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): Promise<{ key: string; record: KeyListing }> {
+    const made = newKey(workspace, input, now);
+    await this.pg.insert(apiKeys).values(made.record);
+    await this.changed();
+    return { key: made.key, record: listingOf(made.record, workspace) };
+  }
+
+  /**
+   * The key with this hash: from the cache while keys_version has not moved (synchronously,
+   * the value itself), else from PostgreSQL (a promise). Unknown hashes are kept too (as null).
+   * The version is read before the query: a change racing the lookup is seen next turn.
+   */
+  findByHash(hash: string): StoredKey | undefined | Promise<StoredKey | undefined> {
+    const version = this.version.current();
+    const hit = this.cache.lookup(hash, version);
+    if (hit !== undefined) return hit ?? undefined;
+    return this.pg
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.hash, hash))
+      .limit(1)
+      .then(([row]) => {
+        this.cache.store(hash, version, row ?? null);
+        return row;
+      });
+  }
+
+  caches(): ReturnType<KeyStore["caches"]> {
+    return [this.cache];
+  }
+
+  /**
+   * Writes lastUsedAt when this process has not written it for the key within the precision,
+   * in the background: the request neither waits for it nor fails with it.
+   */
+  recordUse(id: string, now: number): void {
+    const written = this.lastUseWritten.get(id);
+    if (written !== undefined && now - written < LAST_USED_PRECISION_MS) return;
+    this.lastUseWritten.set(id, now);
+    this.pg
+      .update(apiKeys)
+      .set({ lastUsedAt: now })
+      .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, now - LAST_USED_PRECISION_MS))))
+      .then(
+        () => {},
+        (error: unknown) => this.storage?.bookkeepingFailed(error, "lastUsedAt"),
+      );
+  }
+
+  list(): Promise<KeyListing[]> {
+    return this.listing().orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+  }
+
+  private listing() {
+    return this.pg
+      .select({ ...LISTED_COLUMNS, workspaceName: workspaces.name })
+      .from(apiKeys)
+      .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+      .$dynamic();
+  }
+
+  /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
+  async revoke(id: string, now: number): Promise<boolean> {
+    const found = await this.pg
+      .update(apiKeys)
+      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now})` })
+      .where(eq(apiKeys.id, id))
+      .returning({ id: apiKeys.id });
+    if (found.length === 0) return false;
+    await this.changed();
+    return true;
+  }
+
+  /** Revokes every live key with this name in the workspace (for keys the service makes itself). */
+  async revokeNamed(workspaceName: string, keyName: string, now: number): Promise<void> {
+    const workspace = await this.workspaceByName(workspaceName);
+    if (!workspace) return;
+    await this.pg
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.workspaceId, workspace.id), eq(apiKeys.name, keyName), isNull(apiKeys.revokedAt)));
+    await this.changed();
+  }
+
+  async workspaceById(id: string): Promise<Workspace | undefined> {
+    const [row] = await this.pg.select().from(workspaces).where(eq(workspaces.id, id));
+    return row;
+  }
+
+  async workspaceByName(name: string): Promise<Workspace | undefined> {
+    const [row] = await this.pg.select().from(workspaces).where(eq(workspaces.name, name));
+    return row;
+  }
+
+  /** One workspace's keys, newest first, without hashes. */
+  listIn(workspaceId: string): Promise<KeyListing[]> {
+    return this.listing().where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  }
+
+  /** A key of this workspace (another workspace's key is not found, like an unknown id). */
+  async findIn(id: string, workspaceId: string): Promise<KeyListing | undefined> {
+    const [row] = await this.listing().where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId)));
+    return row;
+  }
+
+  /** Sets a live key to stop at `at` (a roll's grace period); an earlier expiry is kept. */
+  async expireBy(id: string, at: number): Promise<void> {
+    await this.pg
+      .update(apiKeys)
+      .set({ expiresAt: sql`least(coalesce(${apiKeys.expiresAt}, ${at}), ${at})` })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
+    await this.changed();
+  }
+
+  async count(): Promise<number> {
+    const [row] = await this.pg.select({ n: sql<number>`count(*)::integer` }).from(apiKeys);
+    return row?.n ?? 0;
+  }
+
+  /** The workspace of this name, made if new: insert-or-nothing, then read (instances may race here). */
+  async ensureWorkspace(name: string, now: number): Promise<Workspace> {
+    const candidate = newWorkspace(name, now);
+    await this.pg.insert(workspaces).values(candidate).onConflictDoNothing({ target: workspaces.name });
+    return (await this.workspaceByName(name)) ?? candidate;
+  }
+
+  /**
+   * After a write of this process: the version as PostgreSQL has it now, so the next request
+   * here is admitted against the change. The write is committed either way: if the version
+   * cannot be read, the cache is dropped instead of failing an acknowledged write.
+   */
+  private async changed(): Promise<void> {
+    await this.version.refresh().catch(() => this.cache.clear());
+  }
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { hashApiKey } from "../../src/auth/apiKeyFormat.ts";
+import { createLogger } from "../../src/log.ts";
+import { PgKeyStore } from "../../src/storage/pg/pgKeyStore.ts";
+import { createPgStores, type RunningPgStores } from "../../src/storage/pg/pgStores.ts";
+import { PgVersionWatch } from "../../src/storage/pg/versionWatch.ts";
+import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
+
+const log = createLogger("silent");
+let db: PgTestDatabase;
+let running: RunningPgStores;
+
+beforeAll(async () => {
+  db = await createPgTestDatabase("pgstores");
+  running = await createPgStores(db.pg, log);
+});
+afterAll(async () => {
+  await running.stop();
+  await db.drop();
+});
+
+/** Polls (never a wall-clock assert) until `check` holds or 2 s pass; returns whether it held. */
+async function eventually(check: () => boolean | Promise<boolean>): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < 2_000; await Bun.sleep(25)) if (await check()) return true;
+  return check();
+}
+
+describe("PgKeyStore", () => {
+  test("create stores only the hash and lists the key with its workspace; list is oldest first, listIn newest first", async () => {
+    const keys = running.stores.keys;
+    const first = await keys.create({ workspace: "acme", name: "first" }, 1_000);
+    const second = await keys.create({ workspace: "acme", name: "second", scopes: ["brokers:read", "brokers:read"], origins: ["https://a.example"], rateLimitPerMinute: 7, expiresAt: 9_000_000 }, 2_000);
+    expect(first.key).toMatch(/^brk_/);
+    expect(first.record).not.toHaveProperty("hash");
+    expect(second.record).toMatchObject({ workspaceName: "acme", scopes: ["brokers:read"], origins: ["https://a.example"], rateLimitPerMinute: 7, expiresAt: 9_000_000 });
+    const [row] = await db.pg.$client<{ hash: string }[]>`SELECT hash FROM api_keys WHERE id = ${first.record.id}`;
+    expect(row!.hash).toBe(hashApiKey(first.key));
+    const all = await keys.list();
+    expect(all.filter((k) => k.workspaceName === "acme").map((k) => k.name)).toEqual(["first", "second"]);
+    expect((await keys.listIn(first.record.workspaceId)).map((k) => k.name)).toEqual(["second", "first"]);
+    expect(await keys.findIn(first.record.id, first.record.workspaceId)).toMatchObject({ id: first.record.id, workspaceName: "acme" });
+    expect(await keys.findIn(first.record.id, "ws_other")).toBeUndefined();
+    expect(await keys.count()).toBeGreaterThanOrEqual(2);
+  });
+
+  test("findByHash answers a promise on a miss, then the value itself (no promise) from the cache, unknown hashes included", async () => {
+    const keys = running.stores.keys;
+    const { key, record } = await keys.create({ workspace: "cache" }, 1_000);
+    const miss = keys.findByHash(hashApiKey(key));
+    expect(miss).toBeInstanceOf(Promise);
+    expect((await miss)?.id).toBe(record.id);
+    const hit = keys.findByHash(hashApiKey(key));
+    expect(hit).not.toBeInstanceOf(Promise);
+    expect((hit as { id: string }).id).toBe(record.id);
+    const unknown = hashApiKey("brk_not-a-real-key");
+    expect(await keys.findByHash(unknown)).toBeUndefined();
+    expect(keys.findByHash(unknown)).toBeUndefined();
+  });
+
+  test("revoke is seen by this instance's very next lookup, and by a second instance within a second", async () => {
+    const keys = running.stores.keys;
+    const other = db.open();
+    const otherWatch = new PgVersionWatch(other, "keys_version", log);
+    await otherWatch.start();
+    try {
+      const otherKeys = new PgKeyStore(other, otherWatch);
+      const { key, record } = await keys.create({ workspace: "revoking" }, 1_000);
+      const hash = hashApiKey(key);
+      await keys.findByHash(hash);
+      expect((await otherKeys.findByHash(hash))?.revokedAt).toBeNull();
+      expect(otherKeys.findByHash(hash)).not.toBeInstanceOf(Promise); // cached there too
+
+      expect(await keys.revoke(record.id, 5_000)).toBe(true);
+      expect((await keys.findByHash(hash))?.revokedAt).toBe(5_000);
+      expect(await eventually(async () => (await otherKeys.findByHash(hash))?.revokedAt === 5_000)).toBe(true);
+
+      expect(await keys.revoke(record.id, 9_000)).toBe(true); // twice keeps the first time
+      expect((await keys.findIn(record.id, record.workspaceId))?.revokedAt).toBe(5_000);
+      expect(await keys.revoke("key_unknown", 9_000)).toBe(false);
+    } finally {
+      await otherWatch.stop();
+    }
+  });
+
+  test("expireBy (a roll's grace) keeps an earlier expiry and skips revoked keys; revokeNamed revokes only live keys of that name", async () => {
+    const keys = running.stores.keys;
+    const a = await keys.create({ workspace: "roll", name: "svc", expiresAt: 50_000 }, 1_000);
+    const b = await keys.create({ workspace: "roll", name: "svc" }, 1_000);
+    const c = await keys.create({ workspace: "roll", name: "other" }, 1_000);
+    await keys.expireBy(a.record.id, 90_000);
+    await keys.expireBy(b.record.id, 90_000);
+    expect((await keys.findIn(a.record.id, a.record.workspaceId))?.expiresAt).toBe(50_000);
+    expect((await keys.findIn(b.record.id, b.record.workspaceId))?.expiresAt).toBe(90_000);
+    expect((await keys.findByHash(hashApiKey(b.key)))?.expiresAt).toBe(90_000); // seen at once here
+    await keys.revokeNamed("roll", "svc", 7_000);
+    await keys.revokeNamed("no-such-workspace", "svc", 7_000);
+    const listed = await keys.listIn(a.record.workspaceId);
+    expect(Object.fromEntries(listed.map((k) => [k.id, k.revokedAt]))).toEqual({ [a.record.id]: 7_000, [b.record.id]: 7_000, [c.record.id]: null });
+  });
+
+  test("ensureWorkspace is race-safe: ten at once make one workspace", async () => {
+    const keys = running.stores.keys;
+    const made = await Promise.all(Array.from({ length: 10 }, (_, i) => keys.ensureWorkspace("racing", 1_000 + i)));
+    expect(new Set(made.map((w) => w.id)).size).toBe(1);
+    expect(await keys.workspaceByName("racing")).toEqual(made[0]!);
+    expect(await keys.workspaceById(made[0]!.id)).toEqual(made[0]!);
+    expect(await keys.workspaceByName("nobody")).toBeUndefined();
+  });
+
+  test("recordUse writes lastUsedAt in the background, at most once a minute per key", async () => {
+    const keys = running.stores.keys;
+    const { record } = await keys.create({ workspace: "usage" }, 1_000);
+    const lastUsed = async () => (await keys.findIn(record.id, record.workspaceId))?.lastUsedAt;
+    keys.recordUse(record.id, 100_000);
+    expect(await eventually(async () => (await lastUsed()) === 100_000)).toBe(true);
+    keys.recordUse(record.id, 130_000); // within the minute: skipped
+    keys.recordUse(record.id, 170_000);
+    expect(await eventually(async () => (await lastUsed()) === 170_000)).toBe(true);
+  });
+});
