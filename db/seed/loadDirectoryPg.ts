@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { directoryChanges } from "../schema.pg.ts";
+import { openDatabase, type DirectoryDb } from "../../src/storage/database.ts";
+import { migrate } from "../../src/storage/migrate.ts";
+import { insertIntoPg, sqliteRowPages, type DirectoryTable } from "../../src/storage/pg/directoryCopy.ts";
+import type { PgDb } from "../../src/storage/pg/pgDatabase.ts";
+import type { DirectoryOptions } from "./generateDirectory.ts";
+import { loadDirectory, type LoadSummary } from "./loadDirectory.ts";
+
+/** Taken by every writer of the whole directory, so two seeds (two instances' demo data) queue. */
+const SEED_LOCK = 0x62726b736565; // "brksee"
+
+/** The tables a seed replaces, parents first. Carriers have their own sync (loadCarriersPg). */
+const SEEDED: readonly DirectoryTable[] = ["brokers", "brokerLocations", "brokerLines", "reviews"];
+/** Rows read from the temporary file per page (each page is one or two INSERTs into PostgreSQL). */
+const PAGE_ROWS = 4_000;
+
+/**
+ * Replaces PostgreSQL's directory with a generated one. The one generator (loadDirectory) writes
+ * a temporary SQLite file, whose triggers compute the rating aggregates; its tables are then
+ * copied into PostgreSQL in ONE transaction (readers and replicas see the old directory until
+ * the commit, the new one after), with the bulk-load setting that skips PostgreSQL's per-row
+ * triggers (the aggregates arrive computed), and one "reload everything" change (broker 0) that
+ * tells every replica to reload. Workspaces, keys, leads and quotes are untouched (a lead's
+ * broker_slug is text, not a reference). `onlyIfEmpty` (demo data): nothing is written when the
+ * directory already has brokers, checked under the lock so two instances starting at once seed once.
+ * Resolves to the summary, or undefined when it left a non-empty directory alone.
+ */
+export async function loadDirectoryPg(
+  pg: PgDb,
+  options: DirectoryOptions,
+  { onProgress, onlyIfEmpty = false }: { onProgress?: (done: number, total: number) => void; onlyIfEmpty?: boolean } = {},
+): Promise<LoadSummary | undefined> {
+  if (onlyIfEmpty && (await directoryHasBrokers(pg))) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), "broker-directory-seed-"));
+  try {
+    const temp = openDatabase(join(dir, "directory.db"));
+    try {
+      migrate(temp);
+      const summary = loadDirectory(temp, options, onProgress);
+      const copied = await copyDirectoryIntoPg(temp, pg, onlyIfEmpty);
+      return copied ? summary : undefined;
+    } finally {
+      temp.$client.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function directoryHasBrokers(pg: PgDb): Promise<boolean> {
+  const rows = await pg.$client`SELECT 1 FROM brokers LIMIT 1`;
+  return rows.length > 0;
+}
+
+/** The copy itself: one transaction; false when `onlyIfEmpty` found brokers already there. */
+async function copyDirectoryIntoPg(source: DirectoryDb, pg: PgDb, onlyIfEmpty: boolean): Promise<boolean> {
+  return pg.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
+    if (onlyIfEmpty && (await tx.execute(sql`SELECT 1 FROM brokers LIMIT 1`)).length > 0) return false;
+    await tx.execute(sql`SET LOCAL broker_directory.bulk_load = 'on'`);
+    // TRUNCATE rather than DELETE: instant at any size. Its lock makes a replica reading meanwhile
+    // wait for the commit (a wait, never an error; the replica keeps serving what it holds).
+    await tx.execute(sql`TRUNCATE reviews, broker_lines, broker_locations, brokers`);
+    for (const table of SEEDED) {
+      for (const page of sqliteRowPages(source.$client, table, PAGE_ROWS)) await insertIntoPg(tx, table, page);
+    }
+    await tx.insert(directoryChanges).values({ brokerId: 0, ratingsOnly: false });
+    return true;
+  });
+}
