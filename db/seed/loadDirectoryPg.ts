@@ -25,24 +25,37 @@ const PAGE_ROWS = 4_000;
  * the commit, the new one after), with the bulk-load setting that skips PostgreSQL's per-row
  * triggers (the aggregates arrive computed), and one "reload everything" change (broker 0) that
  * tells every replica to reload. Workspaces, keys, leads and quotes are untouched (a lead's
- * broker_slug is text, not a reference). `onlyIfEmpty` (demo data): nothing is written when the
- * directory already has brokers, checked under the lock so two instances starting at once seed once.
- * Resolves to the summary, or undefined when it left a non-empty directory alone.
+ * broker_slug is text, not a reference, so leads naming a broker that is gone keep the slug).
  */
-export async function loadDirectoryPg(
+export async function loadDirectoryPg(pg: PgDb, options: DirectoryOptions, onProgress?: (done: number, total: number) => void): Promise<LoadSummary> {
+  const summary = await generateAndCopy(pg, options, onProgress, false);
+  if (!summary) throw new Error("unreachable: a seed that may replace the directory always writes it");
+  return summary;
+}
+
+/**
+ * The demo directory, only when PostgreSQL's directory is empty (checked again under the seed's
+ * lock, so instances starting at once seed it once). Resolves to the brokers loaded (0: none).
+ */
+export async function loadDemoDirectoryPg(pg: PgDb, options: DirectoryOptions): Promise<number> {
+  if (await directoryHasBrokers(pg)) return 0;
+  return (await generateAndCopy(pg, options, undefined, true))?.brokers ?? 0;
+}
+
+async function generateAndCopy(
   pg: PgDb,
   options: DirectoryOptions,
-  { onProgress, onlyIfEmpty = false }: { onProgress?: (done: number, total: number) => void; onlyIfEmpty?: boolean } = {},
+  onProgress: ((done: number, total: number) => void) | undefined,
+  onlyIfEmpty: boolean,
 ): Promise<LoadSummary | undefined> {
-  if (onlyIfEmpty && (await directoryHasBrokers(pg))) return undefined;
+  // Private (0700 directory, 0600 file) and removed whatever happens.
   const dir = mkdtempSync(join(tmpdir(), "broker-directory-seed-"));
   try {
     const temp = openDatabase(join(dir, "directory.db"));
     try {
       migrate(temp);
       const summary = loadDirectory(temp, options, onProgress);
-      const copied = await copyDirectoryIntoPg(temp, pg, onlyIfEmpty);
-      return copied ? summary : undefined;
+      return (await copyDirectoryIntoPg(temp, pg, onlyIfEmpty)) ? summary : undefined;
     } finally {
       temp.$client.close();
     }
