@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "drizzle-orm";
-import { directoryChanges } from "../schema.pg.ts";
 import { openDatabase, type DirectoryDb } from "../../src/storage/database.ts";
 import { migrate } from "../../src/storage/migrate.ts";
 import { insertIntoPg, sqliteRowPages, type DirectoryTable } from "../../src/storage/pg/directoryCopy.ts";
@@ -71,17 +69,17 @@ async function directoryHasBrokers(pg: PgDb): Promise<boolean> {
 
 /** The copy itself: one transaction; false when `onlyIfEmpty` found brokers already there. */
 async function copyDirectoryIntoPg(source: DirectoryDb, pg: PgDb, onlyIfEmpty: boolean): Promise<boolean> {
-  return pg.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
-    if (onlyIfEmpty && (await tx.execute(sql`SELECT 1 FROM brokers LIMIT 1`)).length > 0) return false;
-    await tx.execute(sql`SET LOCAL broker_directory.bulk_load = 'on'`);
+  return pg.$client.begin(async (sql) => {
+    await sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`;
+    if (onlyIfEmpty && (await sql`SELECT 1 FROM brokers LIMIT 1`).length > 0) return false;
+    await sql`SET LOCAL broker_directory.bulk_load = 'on'`;
     // TRUNCATE rather than DELETE: instant at any size. Its lock makes a replica reading meanwhile
     // wait for the commit (a wait, never an error; the replica keeps serving what it holds).
-    await tx.execute(sql`TRUNCATE reviews, broker_lines, broker_locations, brokers`);
+    await sql`TRUNCATE reviews, broker_lines, broker_locations, brokers`;
     for (const table of SEEDED) {
-      for (const page of sqliteRowPages(source.$client, table, PAGE_ROWS)) await insertIntoPg(tx, table, page);
+      for (const page of sqliteRowPages(source.$client, table, PAGE_ROWS)) await insertIntoPg(sql, table, page);
     }
-    await tx.insert(directoryChanges).values({ brokerId: 0, ratingsOnly: false });
+    await sql`INSERT INTO directory_changes (broker_id, ratings_only) VALUES (0, false)`;
     return true;
   });
 }

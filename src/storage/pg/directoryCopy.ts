@@ -1,10 +1,10 @@
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { Database } from "bun:sqlite";
+import type postgres from "postgres";
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as pgSchema from "../../../db/schema.pg.ts";
 import * as sqliteSchema from "../../../db/schema.ts";
-import type { PgDb } from "./pgDatabase.ts";
 
 /**
  * The published directory's tables as pairs: the SQLite table and its PostgreSQL twin. The two
@@ -34,15 +34,27 @@ export function pgBatchRows(table: PgTable): number {
 }
 
 /**
- * Inserts rows into a PostgreSQL table in multi-row statements (drizzle maps the values: JSON
- * lists to jsonb, numbers to bigint). `db` may be a transaction.
+ * Inserts rows into a PostgreSQL table in multi-row statements through postgres.js (`sql` may be a
+ * transaction), each value mapped by its drizzle column (JSON lists to jsonb text). postgres.js's
+ * own row helper rather than drizzle's insert builder: the same statement, built 2.5 times faster
+ * (60,000 reviews: 2.0 s against 4.9 s), which is most of a 100,000-broker seed's copy.
  */
-export async function insertIntoPg<T extends DirectoryTable>(db: Pick<PgDb, "insert">, table: T, rows: readonly DirectoryRow<T>[]): Promise<void> {
-  const target = DIRECTORY_TABLES[table].pg;
+export async function insertIntoPg<T extends DirectoryTable>(sql: postgres.Sql | postgres.TransactionSql, table: T, rows: readonly DirectoryRow<T>[]): Promise<void> {
+  const target: PgTable = DIRECTORY_TABLES[table].pg;
+  const columns = Object.entries(getTableColumns(target));
+  const names = columns.map(([, column]) => column.name);
   const size = pgBatchRows(target);
   for (let i = 0; i < rows.length; i += size) {
-    // The row types are the same (schema-dialects test); drizzle's generic insert cannot see it.
-    await db.insert(target).values(rows.slice(i, i + size) as never);
+    const batch = rows.slice(i, i + size).map((row) => {
+      const record = row as Record<string, unknown>;
+      const values: Record<string, unknown> = {};
+      for (const [key, column] of columns) {
+        const value = record[key];
+        values[column.name] = value === null || value === undefined ? null : column.mapToDriverValue(value);
+      }
+      return values;
+    });
+    await sql`INSERT INTO ${sql(getTableName(target))} ${sql(batch as Record<string, postgres.ParameterOrJSON<never>>[], names)}`;
   }
 }
 
