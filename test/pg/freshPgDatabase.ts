@@ -28,15 +28,15 @@ export interface FreshPgDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, migrated database named `${prefix}<random>` on the test server. */
-export async function freshPgDatabase(prefix: string): Promise<FreshPgDatabase> {
+/** A new database (migrated unless asked not to) named `${prefix}<random>` on the test server. */
+export async function freshPgDatabase(prefix: string, { migrated = true } = {}): Promise<FreshPgDatabase> {
   const name = `${prefix}${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   const admin = postgres(TEST_PG_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE "${name}"`);
   const url = new URL(TEST_PG_URL);
   url.pathname = `/${name}`;
   const pg = openPostgres(url.toString());
-  await migratePg(pg);
+  if (migrated) await migratePg(pg);
   return {
     url: url.toString(),
     name,

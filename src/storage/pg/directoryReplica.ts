@@ -195,28 +195,36 @@ export class DirectoryReplica {
     });
   }
 
-  /** Re-reads the brokers the journal names since the last sync, and replaces them. */
+  /**
+   * Re-reads the brokers the journal names since the last sync, and replaces them. The cursor
+   * moves only once they are applied: a sync that fails half-way (PostgreSQL gone) applies them
+   * all again next time (re-reading a broker is harmless).
+   */
   private async follow(): Promise<void> {
     const from = this.cursor.readFrom();
     const journal = await inSnapshot(this.pg, (tx) => readJournal(tx, from));
     // The journal no longer reaches back to where the replica is (pruned after 10,000 changes).
     const pruned = journal.oldest !== null && from > 0 && journal.oldest > from + 1;
-    const fresh = new Set(this.cursor.take(journal.entries.map((e) => e.seq), Date.now()));
-    const entries = journal.entries.filter((e) => fresh.has(e.seq));
-    if (pruned || this.cursor.overflowed() || entries.some((e) => e.brokerId === 0)) return this.reload();
+    const entries = journal.entries.filter((e) => this.cursor.isNew(e.seq));
+    if (pruned || entries.some((e) => e.brokerId === 0)) return this.reload();
     const { full, ratingsOnly } = splitChanges(entries);
+    // Only reviews changed, for a broker the replica does not hold: it is read whole instead.
+    const held = new Set(this.writer.existing([...ratingsOnly]));
+    for (const id of ratingsOnly) if (!held.has(id)) full.add(id);
     for (const ids of chunks([...full], BROKERS_PER_STEP)) {
       if (this.closed) return;
       const bundle = await inSnapshot(this.pg, (tx) => readBrokers(tx, ids));
       this.writer.replaceBrokers(bundle, { ids });
     }
-    for (const ids of chunks(this.writer.existing([...ratingsOnly]), BROKERS_PER_STEP)) {
+    for (const ids of chunks([...held], BROKERS_PER_STEP)) {
       if (this.closed) return;
       const bundle = await inSnapshot(this.pg, (tx) => readReviewsOf(tx, ids));
       // A broker gone from PostgreSQL meanwhile is replaced whole (deleted) instead.
       if (bundle.brokers.length === ids.length) this.writer.replaceReviews(bundle);
       else this.writer.replaceBrokers(await inSnapshot(this.pg, (tx) => readBrokers(tx, ids)), { ids });
     }
+    this.cursor.take(journal.entries.map((e) => e.seq), Date.now());
+    if (this.cursor.overflowed()) await this.reload();
   }
 
   /** The 30 carriers, re-read on every sync (a write only when they differ). */

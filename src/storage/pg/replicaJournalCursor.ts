@@ -42,6 +42,11 @@ export class JournalCursor {
     return this.gaps.size > MAX_GAPS;
   }
 
+  /** Whether a number read from the journal is not applied yet (take() it once it is). */
+  isNew(seq: number): boolean {
+    return seq > this.last || this.gaps.has(seq);
+  }
+
   /**
    * Takes sequence numbers read from the journal (ascending); answers those not taken before.
    * Numbers skipped between them become gaps; gaps older than the wait are forgotten.
