@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { loadCarriersPg } from "../../db/seed/loadCarriers.ts";
 import { loadDirectoryPg } from "../../db/seed/loadDirectoryPg.ts";
 import { createLogger } from "../../src/log.ts";
 import { BrokerStore } from "../../src/storage/brokerStore.ts";
 import { CarrierStore } from "../../src/storage/carrierStore.ts";
 import { DirectoryReplica } from "../../src/storage/pg/directoryReplica.ts";
+import { closePostgres, openPostgres } from "../../src/storage/pg/pgDatabase.ts";
 import { eventually, freshPgDatabase, pgServerReachable, type FreshPgDatabase } from "./freshPgDatabase.ts";
 
 const reachable = await pgServerReachable();
@@ -48,6 +50,18 @@ describe.skipIf(!reachable)("the directory replica follows PostgreSQL", () => {
     expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
     await other.close();
     expect(existsSync(dirname(file))).toBe(false);
+  });
+
+  test("PostgreSQL unreachable at open: the open fails and leaves no file behind", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "pgreplica-parent-"));
+    const nowhere = openPostgres("postgres://postgres@127.0.0.1:1/none", { max: 1 });
+    try {
+      await expect(DirectoryReplica.open(nowhere, { log, dir: parent })).rejects.toThrow();
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      await closePostgres(nowhere, 0);
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 
   test("a broker unpublished with plain SQL disappears from search and detail", async () => {

@@ -90,20 +90,21 @@ export class DirectoryReplica {
       // A copy that can be rebuilt from PostgreSQL at any time needs no durability of its own.
       db.$client.exec("PRAGMA synchronous = OFF");
       migrate(db);
-      const replica = new DirectoryReplica(pg, db, dir, options.log);
-      try {
-        await replica.watch.start();
-        await replica.syncNow();
-      } catch (error) {
-        await replica.close();
-        throw error;
-      }
-      return replica;
     } catch (error) {
-      if (db && !db.$client.inTransaction) db.$client.close();
+      db?.$client.close();
       rmSync(dir, { recursive: true, force: true });
       throw error;
     }
+    const replica = new DirectoryReplica(pg, db, dir, options.log);
+    try {
+      await replica.watch.start();
+      await replica.syncNow();
+    } catch (error) {
+      // PostgreSQL unreachable at start: nothing to serve from (the caller fails its start).
+      await replica.close();
+      throw error;
+    }
+    return replica;
   }
 
   /** True once the first load is done (/readyz): until then the replica holds a partial directory. */
