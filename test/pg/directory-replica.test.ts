@@ -121,6 +121,22 @@ describe.skipIf(!reachable)("the directory replica follows PostgreSQL", () => {
     expect(replica.lag().phase).toBe("ready");
   });
 
+  test("a replica the pruned journal no longer reaches back to reloads everything", async () => {
+    const slug = slugs[7]!;
+    await replica.syncNow();
+    await database.pg.$client.begin(async (tx) => {
+      await tx`SET LOCAL broker_directory.bulk_load = 'on'`;
+      await tx`UPDATE brokers SET name = 'Renamed Past The Journal' WHERE slug = ${slug}`;
+      // As if 20,000 changes had happened: the ones the replica would need are gone.
+      const [latest] = await tx<{ seq: string }[]>`SELECT max(seq) AS seq FROM directory_changes`;
+      await tx`DELETE FROM directory_changes`;
+      await tx`INSERT INTO directory_changes (seq, broker_id, ratings_only) OVERRIDING SYSTEM VALUE
+               VALUES (${Number(latest!.seq) + 20_000}, ${2_000_000}, false)`;
+      await tx`SELECT setval(pg_get_serial_sequence('directory_changes', 'seq'), ${Number(latest!.seq) + 20_000})`;
+    });
+    expect(await eventually(() => store.findBySlug(slug)?.name === "Renamed Past The Journal")).toBe(true);
+  });
+
   test("carriers changed in PostgreSQL are re-read", async () => {
     const carriers = new CarrierStore(replica.db);
     const first = carriers.list()[0]!;
