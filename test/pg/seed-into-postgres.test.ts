@@ -108,8 +108,23 @@ describe.skipIf(!reachable)("seed into PostgreSQL, read through a replica", () =
     // The bulk copy wrote no per-row changes: one "reload everything" marker after what was there.
     const marks = await client<{ broker_id: number }[]>`SELECT broker_id FROM directory_changes WHERE seq > ${before!.seq} ORDER BY seq`;
     expect(marks.map((m) => m.broker_id)).toEqual([0]);
-    await replica.syncNow();
+    // Requests keep being answered between the reload's steps (never an exception), then from the new directory.
+    const store = new BrokerStore(replica.db);
+    let reloading = true;
+    let answered = 0;
+    const serving = (async () => {
+      while (reloading) {
+        store.search({ q: "insurance" }, 1, 20);
+        store.search({ sort: "rating", facets: ["province"] }, 1, 20);
+        answered++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await replica.syncNow().finally(() => (reloading = false));
+    await serving;
+    expect(answered).toBeGreaterThan(0);
     expect(replica.db.$client.query("SELECT count(*) AS n FROM brokers").get()).toEqual({ n: 40 });
+    expect(store.search({}, 1, 100).total).toBe(Number((await client<{ n: number }[]>`SELECT count(*)::int AS n FROM brokers WHERE published`)[0]!.n));
     // Aggregates arrived as computed by the generator's SQLite file, not recounted twice.
     const [sums] = await client<{ published: number; counted: number }[]>`
       SELECT (SELECT count(*)::int FROM reviews WHERE published) AS published, (SELECT sum(review_count)::int FROM brokers) AS counted`;
