@@ -1,6 +1,7 @@
 import { backupDatabase, BackupError } from "../ops/backup.ts";
 import { parseCommandArgs, UsageError } from "./cliSupport.ts";
-import { DATABASE_URL_OPTION, databaseUrlOf, withoutPassword } from "./databaseUrlFlag.ts";
+import { withoutPassword } from "./printableUrl.ts";
+import { DATABASE_FLAGS, postgresUrlOf } from "./workspaceStores.ts";
 
 export const BACKUP_HELP = `Usage: broker-directory backup <path> [--db PATH] [--json]
 
@@ -9,16 +10,16 @@ Writes a consistent copy of the database to <path> while the server keeps runnin
 Restore with 'broker-directory restore <path>' while the server is stopped.
 
   --db PATH            the live database (default DATABASE_PATH or ./data/broker-directory.db)
-  --database-url URL   PostgreSQL (default DATABASE_URL): prints the pg_dump command that backs
+  --database-url URL   PostgreSQL (default DATABASE_URL, unless --db is given): prints the pg_dump command that backs
                        it up, and exits 1 (PostgreSQL's own tools do this job better)
   --json               print {"path", "bytes", "ms"} instead of a sentence`;
 
 export function backupCommand(args: string[], env: Record<string, string | undefined>): void {
-  const { values, positionals } = parseCommandArgs(args, { db: { type: "string" }, json: { type: "boolean" }, ...DATABASE_URL_OPTION }, "backup", true);
+  const { values, positionals } = parseCommandArgs(args, { ...DATABASE_FLAGS, json: { type: "boolean" } }, "backup", true);
   if (values.help) return console.log(BACKUP_HELP);
   const target = positionals[0];
   if (!target || positionals.length > 1) throw new UsageError("Name exactly one backup file: backup <path>.\nRun 'backup --help' for usage.");
-  const url = databaseUrlOf(values["database-url"], env);
+  const url = postgresUrlOf(values, env);
   if (url) throw new BackupError(pgDumpGuidance(url, target));
   const source = values.db ?? env.DATABASE_PATH ?? "./data/broker-directory.db";
   // A BackupError (target exists, source missing…) reaches main, which prints it and exits 1.

@@ -1,13 +1,10 @@
 import { loadCarriers, loadCarriersPg } from "../../db/seed/loadCarriers.ts";
-import { loadDirectory, type LoadSummary } from "../../db/seed/loadDirectory.ts";
+import { loadDirectory } from "../../db/seed/loadDirectory.ts";
 import { loadDirectoryPg } from "../../db/seed/loadDirectoryPg.ts";
 import type { DirectoryOptions } from "../../db/seed/generateDirectory.ts";
-import { closeDatabase, openDatabase } from "../storage/database.ts";
-import { migrate } from "../storage/migrate.ts";
-import { migratePg } from "../storage/pg/migratePg.ts";
-import { closePostgres, openPostgres } from "../storage/pg/pgDatabase.ts";
 import { parseCommandArgs, wholeNumberFlag } from "./cliSupport.ts";
-import { DATABASE_URL_OPTION, databaseUrlOf, withoutPassword } from "./databaseUrlFlag.ts";
+import { onCommandDatabase } from "./commandDatabase.ts";
+import { DATABASE_FLAGS } from "./workspaceStores.ts";
 
 export const SEED_HELP = `Usage: broker-directory seed [--brokers N] [--reviews-per-broker M] [--seed S] [--db PATH | --database-url URL]
 
@@ -18,13 +15,13 @@ API keys, workspaces, leads and quotes are kept.
   --reviews-per-broker M   average reviews per broker, 0 to 100 (default 12)
   --seed S                 random seed; the same seed gives the same directory (default 2026)
   --db PATH                SQLite file (default DATABASE_PATH or ./data/broker-directory.db)
-  --database-url URL       PostgreSQL instead (default DATABASE_URL): the directory is replaced in
+  --database-url URL       PostgreSQL instead (default DATABASE_URL, unless --db is given): the directory is replaced in
                            one transaction and every running instance reloads its replica`;
 
 export async function seedCommand(args: string[], env: Record<string, string | undefined>): Promise<void> {
   const { values } = parseCommandArgs(
     args,
-    { brokers: { type: "string" }, "reviews-per-broker": { type: "string" }, seed: { type: "string" }, db: { type: "string" }, ...DATABASE_URL_OPTION },
+    { brokers: { type: "string" }, "reviews-per-broker": { type: "string" }, seed: { type: "string" }, ...DATABASE_FLAGS },
     "seed",
   );
   if (values.help) return console.log(SEED_HELP);
@@ -33,30 +30,21 @@ export async function seedCommand(args: string[], env: Record<string, string | u
     reviewsPerBroker: wholeNumberFlag(values["reviews-per-broker"], "reviews-per-broker", 0, 100) ?? 12,
     seed: wholeNumberFlag(values.seed, "seed", 0, 2 ** 32 - 1) ?? 2026,
   };
-  const url = databaseUrlOf(values["database-url"], env);
   const started = performance.now();
   const onProgress = progressPrinter();
-  let target: string;
-  let summary: LoadSummary;
-  if (url) {
-    target = withoutPassword(url);
-    const pg = openPostgres(url);
-    try {
-      await migratePg(pg);
-      summary = await loadDirectoryPg(pg, options, onProgress);
+  const { target, result: summary } = await onCommandDatabase(values, env, {
+    pg: async (pg) => {
+      const summary = await loadDirectoryPg(pg, options, onProgress);
       await loadCarriersPg(pg);
-    } finally {
-      await closePostgres(pg);
-    }
-  } else {
-    target = values.db ?? env.DATABASE_PATH ?? "./data/broker-directory.db";
-    const db = openDatabase(target);
-    migrate(db);
-    summary = loadDirectory(db, options, onProgress);
-    // The carrier catalogue quotes draw from ships with the app; seeding leaves it current too.
-    loadCarriers(db);
-    closeDatabase(db);
-  }
+      return summary;
+    },
+    sqlite: (db) => {
+      const summary = loadDirectory(db, options, onProgress);
+      // The carrier catalogue quotes draw from ships with the app; seeding leaves it current too.
+      loadCarriers(db);
+      return summary;
+    },
+  });
   if (process.stderr.isTTY) process.stderr.write("\n");
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { DEMO_DIRECTORY, ensureDemoDirectoryPg } from "../../src/demo/ensureDemoData.ts";
 import { runCli } from "../cli/cliHarness.ts";
-import { freshPgDatabase, pgServerReachable, type FreshPgDatabase } from "./freshPgDatabase.ts";
+import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 
-const reachable = await pgServerReachable();
 
-describe.skipIf(!reachable)("migrate, seed and backup with DATABASE_URL", () => {
-  let database: FreshPgDatabase;
+describe("migrate, seed and backup with DATABASE_URL", () => {
+  let database: PgTestDatabase;
 
   beforeAll(async () => {
-    database = await freshPgDatabase("pgreplica_", { migrated: false });
+    database = await createPgTestDatabase("pgreplica");
+    // Back to an empty database: the migrate test applies every migration itself.
+    await database.pg.$client.unsafe("DROP SCHEMA public CASCADE; CREATE SCHEMA public");
   });
   afterAll(async () => {
     await database?.drop();
@@ -46,6 +47,13 @@ describe.skipIf(!reachable)("migrate, seed and backup with DATABASE_URL", () => 
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("pg_dump --format=custom --no-owner --file='/tmp/never-written.dump'");
     expect(result.stderr).toContain(`operator@${url.host}`);
+    expect(result.stderr + result.stdout).not.toContain("s3cret-Pa55");
+  });
+
+  test("PostgreSQL out of reach is one line naming the server, never the password, exit 1", async () => {
+    const result = await runCli(["migrate", "--database-url", "postgres://operator:s3cret-Pa55@127.0.0.1:1/none"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Cannot reach PostgreSQL at 127.0.0.1:1");
     expect(result.stderr + result.stdout).not.toContain("s3cret-Pa55");
   });
 

@@ -9,9 +9,9 @@ import { BrokerStore } from "../../src/storage/brokerStore.ts";
 import { CarrierStore } from "../../src/storage/carrierStore.ts";
 import { DirectoryReplica } from "../../src/storage/pg/directoryReplica.ts";
 import { closePostgres, openPostgres } from "../../src/storage/pg/pgDatabase.ts";
-import { eventually, freshPgDatabase, pgServerReachable, type FreshPgDatabase } from "./freshPgDatabase.ts";
+import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
+import { eventually } from "../support/eventually.ts";
 
-const reachable = await pgServerReachable();
 const log = createLogger("error");
 
 /** A broker's row in the replica, by slug. */
@@ -21,14 +21,14 @@ function replicaBroker(replica: DirectoryReplica, slug: string) {
   ).get(slug);
 }
 
-describe.skipIf(!reachable)("the directory replica follows PostgreSQL", () => {
-  let database: FreshPgDatabase;
+describe("the directory replica follows PostgreSQL", () => {
+  let database: PgTestDatabase;
   let replica: DirectoryReplica;
   let store: BrokerStore;
   let slugs: string[];
 
   beforeAll(async () => {
-    database = await freshPgDatabase("pgreplica_");
+    database = await createPgTestDatabase("pgreplica");
     await loadDirectoryPg(database.pg, { brokers: 60, reviewsPerBroker: 4, seed: 3 });
     await loadCarriersPg(database.pg);
     replica = await DirectoryReplica.open(database.pg, { log });

@@ -12,10 +12,9 @@ import { CarrierStore } from "../../src/storage/carrierStore.ts";
 import { openDatabase, type DirectoryDb } from "../../src/storage/database.ts";
 import { migrate } from "../../src/storage/migrate.ts";
 import { DirectoryReplica } from "../../src/storage/pg/directoryReplica.ts";
-import { freshPgDatabase, pgServerReachable, type FreshPgDatabase } from "./freshPgDatabase.ts";
+import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 
 const DIRECTORY = { brokers: 150, reviewsPerBroker: 6, seed: 41 };
-const reachable = await pgServerReachable();
 const log = createLogger("error");
 
 /** Every row of a directory table, in a stable order, as SQLite stores it. */
@@ -23,14 +22,14 @@ function rows(db: DirectoryDb, table: string, order: string): unknown[] {
   return db.$client.query(`SELECT * FROM ${table} ORDER BY ${order}`).all();
 }
 
-describe.skipIf(!reachable)("seed into PostgreSQL, read through a replica", () => {
-  let database: FreshPgDatabase;
+describe("seed into PostgreSQL, read through a replica", () => {
+  let database: PgTestDatabase;
   let replica: DirectoryReplica;
   let direct: DirectoryDb;
   let dir: string;
 
   beforeAll(async () => {
-    database = await freshPgDatabase("pgreplica_");
+    database = await createPgTestDatabase("pgreplica");
     await loadDirectoryPg(database.pg, DIRECTORY);
     await loadCarriersPg(database.pg);
     replica = await DirectoryReplica.open(database.pg, { log });
