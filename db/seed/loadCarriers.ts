@@ -1,7 +1,9 @@
 import { asc } from "drizzle-orm";
 import catalogue from "./carriers.json" with { type: "json" };
 import { carriers } from "../schema.ts";
+import { carriers as pgCarriers } from "../schema.pg.ts";
 import type { DirectoryDb } from "../../src/storage/database.ts";
+import type { PgDb } from "../../src/storage/pg/pgDatabase.ts";
 import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
 import { slugify } from "../../src/domain/text.ts";
 
@@ -32,6 +34,22 @@ export function loadCarriers(db: DirectoryDb): { carriers: number; changed: bool
   db.transaction((tx) => {
     tx.delete(carriers).run();
     tx.insert(carriers).values(wanted).run();
+  });
+  return { carriers: wanted.length, changed: true };
+}
+
+/**
+ * The same for PostgreSQL (DATABASE_URL), run by every instance at start: a no-op when the
+ * table already matches, so N instances starting do not announce N directory changes. Carrier
+ * writes move the directory version; each replica then re-reads the 30 rows.
+ */
+export async function loadCarriersPg(pg: PgDb): Promise<{ carriers: number; changed: boolean }> {
+  const wanted = carrierRows();
+  const stored = await pg.select().from(pgCarriers).orderBy(asc(pgCarriers.slug));
+  if (JSON.stringify(stored) === JSON.stringify(wanted)) return { carriers: wanted.length, changed: false };
+  await pg.transaction(async (tx) => {
+    await tx.delete(pgCarriers);
+    await tx.insert(pgCarriers).values(wanted);
   });
   return { carriers: wanted.length, changed: true };
 }

@@ -1,19 +1,18 @@
-import { closeDatabase, openDatabase } from "../storage/database.ts";
-import { migrate } from "../storage/migrate.ts";
 import { parseCommandArgs } from "./cliSupport.ts";
+import { onCommandDatabase } from "./commandDatabase.ts";
+import { DATABASE_FLAGS } from "./workspaceStores.ts";
 
-export const MIGRATE_HELP = `Usage: broker-directory migrate [--db PATH]
+export const MIGRATE_HELP = `Usage: broker-directory migrate [--db PATH | --database-url URL]
 
 Applies pending database migrations and exits. (serve does this at start too.)
 
-  --db PATH   SQLite file (default DATABASE_PATH or ./data/broker-directory.db)`;
+  --db PATH            SQLite file (default DATABASE_PATH or ./data/broker-directory.db)
+  --database-url URL   PostgreSQL instead (default DATABASE_URL, unless --db is given); an advisory lock makes
+                       instances starting at the same time migrate once`;
 
-export function migrateCommand(args: string[], env: Record<string, string | undefined>): void {
-  const { values } = parseCommandArgs(args, { db: { type: "string" } }, "migrate");
+export async function migrateCommand(args: string[], env: Record<string, string | undefined>): Promise<void> {
+  const { values } = parseCommandArgs(args, DATABASE_FLAGS, "migrate");
   if (values.help) return console.log(MIGRATE_HELP);
-  const path = values.db ?? env.DATABASE_PATH ?? "./data/broker-directory.db";
-  const db = openDatabase(path);
-  const { applied } = migrate(db);
-  closeDatabase(db);
-  console.log(applied.length > 0 ? `Applied ${applied.join(", ")} to ${path}.` : `${path} is up to date.`);
+  const { target, applied } = await onCommandDatabase(values, env, { pg: async () => undefined, sqlite: () => undefined });
+  console.log(applied.length > 0 ? `Applied ${applied.join(", ")} to ${target}.` : `${target} is up to date.`);
 }

@@ -34,8 +34,8 @@ export interface WorkspaceStores {
  * next request, over PostgreSQL when it announces the change (within a second).
  */
 export async function openWorkspaceStores(values: { db?: string; "database-url"?: string }, env: Record<string, string | undefined>): Promise<WorkspaceStores> {
-  const url = values["database-url"] ?? (values.db === undefined ? env.DATABASE_URL : undefined);
-  if (url === undefined || url === "") {
+  const url = postgresUrlOf(values, env);
+  if (url === undefined) {
     const db = openDatabase(values.db ?? env.DATABASE_PATH ?? "./data/broker-directory.db");
     migrate(db);
     return {
@@ -45,7 +45,6 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
       close: async () => closeDatabase(db),
     };
   }
-  if (!isPostgresUrl(url)) throw new UsageError("--database-url / DATABASE_URL must be a postgres:// or postgresql:// URL.");
   // One command, a few statements: two connections are plenty.
   const pg = openPostgres(url, { max: 2 });
   try {
@@ -64,8 +63,19 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
   };
 }
 
+/**
+ * The PostgreSQL URL a command works on: --database-url, or DATABASE_URL when --db is not given
+ * (--db alone means the SQLite file); undefined for SQLite. Shared by every command that takes them.
+ */
+export function postgresUrlOf(values: { db?: string; "database-url"?: string }, env: Record<string, string | undefined>): string | undefined {
+  const url = values["database-url"] ?? (values.db === undefined ? env.DATABASE_URL : undefined);
+  if (url === undefined || url === "") return undefined;
+  if (!isPostgresUrl(url)) throw new UsageError("--database-url / DATABASE_URL must be a postgres:// or postgresql:// URL.");
+  return url;
+}
+
 /** PostgreSQL out of reach: one line naming the server (never its password), exit 1. */
-function unreachable(error: unknown, url: string): unknown {
+export function unreachable(error: unknown, url: string): unknown {
   if (storageFaultOf(error) !== "unavailable") return error;
   const { hostname, port } = new URL(url);
   const detail = error instanceof Error ? error.message : String(error);

@@ -1,8 +1,10 @@
 import { count } from "drizzle-orm";
 import { brokers } from "../../db/schema.ts";
 import { loadDirectory } from "../../db/seed/loadDirectory.ts";
+import { loadDemoDirectoryPg } from "../../db/seed/loadDirectoryPg.ts";
 import type { Services } from "../services.ts";
 import type { Awaitable } from "../storage/ports.ts";
+import type { PgDb } from "../storage/pg/pgDatabase.ts";
 
 /** The demo directory: 300 brokers (about 285 published) and about 3,500 reviews. */
 export const DEMO_DIRECTORY = { brokers: 300, reviewsPerBroker: 12, seed: 2026 } as const;
@@ -39,4 +41,13 @@ export function ensureDemoKey(services: Services): Awaitable<string | undefined>
   };
   const existing = services.keys.count();
   return existing instanceof Promise ? existing.then(create) : create(existing);
+}
+
+/**
+ * With DATABASE_URL: the demo directory, written into PostgreSQL when its directory is empty
+ * (instances starting at once load it once); every replica then loads it. Resolves to the
+ * brokers loaded (0 when there were some already).
+ */
+export function ensureDemoDirectoryPg(pg: PgDb): Promise<number> {
+  return loadDemoDirectoryPg(pg, DEMO_DIRECTORY);
 }
