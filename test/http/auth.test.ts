@@ -30,9 +30,9 @@ describe("401: who is calling", () => {
 
   test("revoked key", async () => {
     const key = await server.createKey();
-    const id = server.app.services.keys.list().at(-1)!.id;
+    const id = (await server.app.services.keys.list()).at(-1)!.id;
     expect((await server.request("/api/v1/brokers", { key })).status).toBe(200);
-    server.app.services.keys.revoke(id, Date.now());
+    await server.app.services.keys.revoke(id, Date.now());
     await expect401(await server.request("/api/v1/brokers", { key }), "revoked");
   });
 
@@ -74,7 +74,7 @@ describe("403: what the key may do", () => {
     expect((await server.request("/api/v1/brokers", { key })).status).toBe(200);
     expect((await server.request("/api/v1/reviews/1", { key })).status).not.toBe(403);
     // Found by name: keys made in the same millisecond may list in either order.
-    const stored = server.app.services.keys.list().find((k) => k.name === "no scopes named")!;
+    const stored = (await server.app.services.keys.list()).find((k) => k.name === "no scopes named")!;
     expect(stored.scopes).toEqual(["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read"]);
   });
 
@@ -89,7 +89,7 @@ describe("403: what the key may do", () => {
 describe("keys at rest", () => {
   test("only the SHA-256 hash of a key is stored", async () => {
     const key = await server.createKey();
-    const rows = server.app.services.db.$client.query("SELECT * FROM api_keys").all() as Record<string, unknown>[];
+    const rows = await server.rows("SELECT * FROM api_keys");
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(key);
     const hash = new Bun.CryptoHasher("sha256").update(key).digest("hex");
@@ -105,7 +105,7 @@ describe("keys at rest", () => {
   test("use is recorded in lastUsedAt", async () => {
     const key = await server.createKey({ name: "tracked" });
     await server.request("/api/v1/brokers", { key });
-    const listed = server.app.services.keys.list().find((k) => k.name === "tracked")!;
+    const listed = (await server.app.services.keys.list()).find((k) => k.name === "tracked")!;
     expect(listed.lastUsedAt).toBeNumber();
   });
 });

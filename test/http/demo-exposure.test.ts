@@ -47,7 +47,7 @@ describe("a server bound to loopback, no PUBLIC_URL", () => {
 
   test("the demo key is in its own workspace, with a low limit and no key that can list leads", async () => {
     const key = await demoKey(server);
-    const stored = server.app.services.keys.list().filter((k) => k.workspaceName === DEMO_PAGE_WORKSPACE);
+    const stored = (await server.app.services.keys.list()).filter((k) => k.workspaceName === DEMO_PAGE_WORKSPACE);
     expect(stored.length).toBe(1);
     expect(stored[0]!.rateLimitPerMinute).toBe(DEMO_PAGE_RATE_LIMIT);
     expect(stored[0]!.scopes).not.toContain("leads:read");
@@ -88,7 +88,7 @@ describe("a server bound to loopback, no PUBLIC_URL", () => {
         const res = await server.request("/api/v1/embed/brokers?limit=1", { key, headers: { Origin: server.url } });
         expect(res.status).toBe(200);
       }
-      const newest = server.app.services.keys.list().filter((k) => k.workspaceName === DEMO_PAGE_WORKSPACE).at(-1)!;
+      const newest = (await server.app.services.keys.list()).filter((k) => k.workspaceName === DEMO_PAGE_WORKSPACE).at(-1)!;
       expect(newest.expiresAt! - server.app.services.now()).toBeGreaterThan(23 * 3600 * 1000);
     } finally {
       server.app.services.now = realNow;

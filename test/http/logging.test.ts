@@ -18,7 +18,7 @@ test("one JSON line per request: method, route pattern, status, ms and key id", 
   const res = await server.request("/api/v1/brokers?province=ON&limit=1", { key, headers: { "X-Request-Id": "log-test-1" } });
   expect(res.status).toBe(200);
   const line = requestLine("log-test-1")!;
-  const keyId = server.app.services.keys.list().find((k) => key.startsWith(k.displayPrefix))!.id;
+  const keyId = (await server.app.services.keys.list()).find((k) => key.startsWith(k.displayPrefix))!.id;
   expect(line).toMatchObject({ level: "info", msg: "request", method: "GET", route: "/api/v1/brokers", status: 200, keyId });
   expect(typeof line.ms).toBe("number");
   expect(Date.parse(String(line.time))).not.toBeNaN();

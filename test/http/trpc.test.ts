@@ -56,8 +56,8 @@ test("without a key the call fails UNAUTHORIZED (HTTP 401) with the gate's messa
 
 test("a revoked key and an embed key are refused like on REST", async () => {
   const revoked = await server.createKey();
-  const id = server.app.services.keys.list().find((k) => revoked.startsWith(k.displayPrefix))!.id;
-  server.app.services.keys.revoke(id, Date.now());
+  const id = (await server.app.services.keys.list()).find((k) => revoked.startsWith(k.displayPrefix))!.id;
+  await server.app.services.keys.revoke(id, Date.now());
   expect((await failure(client(revoked).brokers.search.query({}))).data?.code).toBe("UNAUTHORIZED");
 
   const embed = await server.createKey({ origins: ["https://partner.example"] });

@@ -28,7 +28,7 @@ test("GET /demo shows the three widgets with an embed key made for this server's
   const key = /brk_[A-Za-z0-9_-]{43}/.exec(html)?.[0];
   expect(key).toBeDefined();
   for (const type of ["quote", "directory", "reviews"]) expect(html).toContain(type);
-  const stored = server.app.services.keys.list().find((k) => k.name.startsWith("demo page"));
+  const stored = (await server.app.services.keys.list()).find((k) => k.name.startsWith("demo page"));
   expect(stored?.origins).toContain(server.url.replace("127.0.0.1", "127.0.0.1"));
   expect(stored?.revokedAt).toBeNull();
 });

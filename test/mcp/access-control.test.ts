@@ -29,7 +29,7 @@ describe("API keys", () => {
   test("a wrong, revoked or expired key is 401, on every method including GET", async () => {
     expect((await postMcp(server, ping, { key: "wrong" })).status).toBe(401);
     const revoked = await server.createKey({ name: "to-revoke" });
-    server.app.services.keys.revokeNamed("test", "to-revoke", Date.now());
+    await server.app.services.keys.revokeNamed("test", "to-revoke", Date.now());
     expect((await postMcp(server, ping, { key: revoked })).json.error_description).toContain("revoked");
     const expired = await server.createKey({ expiresAt: Date.now() - 1000 });
     expect((await postMcp(server, ping, { key: expired })).json.error_description).toContain("expired");

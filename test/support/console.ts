@@ -9,9 +9,10 @@ export interface ConsoleSession {
 }
 
 /** A fresh one-time link for the workspace (made as `console-link` would), as a path. */
-export function signInPath(server: TestServer, workspace: string, now = server.app.services.now()): string {
+export async function signInPath(server: TestServer, workspace: string, now = server.app.services.now()): Promise<string> {
   const { keys, consoleLinks } = server.app.services;
-  const { token } = consoleLinks.create(keys.ensureWorkspace(workspace, now).id, now);
+  // Awaited: over PostgreSQL the stores answer with promises.
+  const { token } = await consoleLinks.create((await keys.ensureWorkspace(workspace, now)).id, now);
   return `/console/sign-in?token=${token}`;
 }
 
@@ -22,7 +23,7 @@ export function cookieOf(response: Response): string | undefined {
 
 /** Signs in to the workspace's console through the real link and reads the session's CSRF token. */
 export async function signIn(server: TestServer, workspace: string, headers: Record<string, string> = {}): Promise<ConsoleSession> {
-  const response = await server.request(signInPath(server, workspace), { redirect: "manual", headers });
+  const response = await server.request(await signInPath(server, workspace), { redirect: "manual", headers });
   expect(response.status).toBe(303);
   const cookie = cookieOf(response)!;
   expect(cookie).toMatch(/^bd_console=[A-Za-z0-9_-]{43}$/);

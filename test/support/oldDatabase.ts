@@ -20,5 +20,5 @@ export function applyMigrationsBefore(client: Database, firstPending: string): v
 /** Starts the app on an old database file (the upgrade happens here) and makes a key. */
 export async function startUpgradedApp(databasePath: string): Promise<{ app: RunningApp; key: string }> {
   const app = await startApp({ databasePath, port: 0, hostname: "127.0.0.1", demo: false, logger: createLogger("silent") });
-  return { app, key: app.services.keys.create({ workspace: "upgrade" }, Date.now()).key };
+  return { app, key: (await app.services.keys.create({ workspace: "upgrade" }, Date.now())).key };
 }

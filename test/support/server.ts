@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +23,13 @@ export interface TestServer {
   databasePath: string;
   /** The PostgreSQL database it runs over (TEST_DATABASE=postgres), else undefined. */
   databaseUrl: string | undefined;
-  /** Rows in a table of the database holding workspace data (SQLite's file, or PostgreSQL). */
+  /**
+   * Runs SQL (that both dialects speak, `?` for parameters) on the database holding workspace
+   * data (keys, leads, quotes, sessions, usage) through another connection, as a second instance
+   * or the CLI would: the SQLite file, or PostgreSQL. Returns the rows.
+   */
+  rows<T = Record<string, unknown>>(sql: string, params?: SqlParam[]): Promise<T[]>;
+  /** Rows in such a table. */
   countRows(table: string): Promise<number>;
   /** Creates a key straight in the store (as the CLI would) and returns the secret. */
   createKey(options?: TestKeyOptions): Promise<string>;
@@ -63,7 +70,11 @@ export async function startTestServer(
     app,
     databasePath,
     databaseUrl: pg?.url,
-    countRows: (table) => countRows(table, pg, app),
+    rows: (sql, params) => workspaceRows(sql, params ?? [], pg, databasePath),
+    async countRows(table) {
+      if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
+      return Number((await workspaceRows<{ n: number | string }>(`SELECT count(*) AS n FROM ${table}`, [], pg, databasePath))[0]!.n);
+    },
     async createKey(keyOptions = {}) {
       const { workspace = "test", ...rest } = keyOptions;
       // Awaited: over PostgreSQL the key store answers with a promise.
@@ -84,13 +95,21 @@ export async function startTestServer(
   };
 }
 
-async function countRows(table: string, pg: TestPgDatabase | undefined, app: RunningApp): Promise<number> {
-  if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
-  if (!pg) return app.services.db.$client.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
+type SqlParam = string | number | null;
+
+async function workspaceRows<T>(sql: string, params: SqlParam[], pg: TestPgDatabase | undefined, databasePath: string): Promise<T[]> {
+  if (!pg) {
+    const other = new Database(databasePath);
+    try {
+      return other.query(sql).all(...params) as T[];
+    } finally {
+      other.close();
+    }
+  }
   const client = postgres(pg.url, { max: 1, onnotice: () => {} });
   try {
-    const [row] = await client.unsafe<{ n: number }[]>(`SELECT count(*)::integer AS n FROM ${table}`);
-    return row!.n;
+    let n = 0;
+    return [...(await client.unsafe(sql.replace(/\?/g, () => `$${++n}`), params))] as T[];
   } finally {
     await client.end();
   }
