@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createTestPgDatabase, onPostgres } from "../support/testDatabase.ts";
+import { runsOverPostgres } from "../support/server.ts";
+import { createTestPgDatabase } from "../support/testDatabase.ts";
 
 export const REPO = resolve(import.meta.dir, "../..");
 const MAIN = join(REPO, "src/main.ts");
@@ -28,13 +29,13 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
 const testFolders = new Set<string>();
 
 /**
- * With TEST_DATABASE=postgres, the DATABASE_URL a command gets beside its database file: a test
+ * Over PostgreSQL (TEST_DATABASE=postgres, once the app stores there), the DATABASE_URL a command gets beside its database file: a test
  * names its database by a path in its tempDir() (`--db` or DATABASE_PATH), and that path stands
  * for one PostgreSQL database, made on first use, so every command and server of the test given
  * that path shares it. Paths elsewhere (e.g. a nonexistent folder, to test errors) get nothing.
  */
 async function onPostgresToo(args: string[], env: Record<string, string>): Promise<Record<string, string>> {
-  if (!onPostgres || env.DATABASE_URL) return {};
+  if (env.DATABASE_URL || !(await runsOverPostgres())) return {};
   const flag = args.indexOf("--db");
   const path = flag >= 0 ? args[flag + 1] : env.DATABASE_PATH;
   if (!path || !testFolders.has(dirname(resolve(path)))) return {};
