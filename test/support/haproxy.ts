@@ -71,7 +71,11 @@ export async function startHaproxy(backends: Backend[]): Promise<RunningHaproxy>
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (await fetch(`http://127.0.0.1:${statsPort}/stats`).then(() => true, () => false)) break;
-    if (i > 100 || proc.exitCode !== null) throw new Error(`haproxy did not start:\n${await new Response(proc.stderr).text()}`);
+    if (i > 100 || proc.exitCode !== null) {
+      proc.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`haproxy did not start:\n${await new Response(proc.stderr).text()}`);
+    }
     await Bun.sleep(50);
   }
   return {
