@@ -9,6 +9,10 @@
  *   bun run bench [--brokers 1000,100000] [--duration 10] [--warmup 2] [--connections 32]
  *                 [--threads 1] [--log-level info] [--source]
  *                 [--only list,detailHot] [--seed-cache DIR]
+ *
+ *   bun run bench --cluster 3 [--brokers 1000] [--duration 10] …
+ *     list, detail and search through HAProxy in front of 1, then N instances over one
+ *     PostgreSQL and one Redis (throwaway, started like the tests'): scripts/bench/cluster.ts.
  */
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -16,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { printUsageIfAsked } from "./bench/usage.ts";
+import { benchCluster } from "./bench/cluster.ts";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
 import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
@@ -36,6 +41,7 @@ const { values } = parseArgs({
     // for before/after comparisons while working, not for the published figures.
     only: { type: "string" },
     "seed-cache": { type: "string" },
+    cluster: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
@@ -65,6 +71,16 @@ console.log(`Benchmarking ${app.describe} with ${wrkVersion}`);
 const workDir = mkdtempSync(join(tmpdir(), "broker-directory-bench-"));
 const resultsDir = join(REPO, "scripts/bench/results");
 mkdirSync(resultsDir, { recursive: true });
+
+if (values.cluster) {
+  try {
+    const instances = positive(values.cluster, "cluster");
+    await benchCluster(app, { instances, brokers: brokerCounts[0]!, dir: workDir, load, warmupSeconds, logLevel });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 
 try {
   const demoStartup = await measureDemoStartup(app);

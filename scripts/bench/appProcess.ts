@@ -25,8 +25,8 @@ export function appCommand(forceSource: boolean): AppCommand {
 }
 
 /** Runs one CLI command to completion; throws with its output when it fails. */
-export function runCli(app: AppCommand, args: string[], cwd: string): string {
-  const result = Bun.spawnSync([...app.argv, ...args], { cwd, stdout: "pipe", stderr: "pipe", env: cleanEnv(cwd) });
+export function runCli(app: AppCommand, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const result = Bun.spawnSync([...app.argv, ...args], { cwd, stdout: "pipe", stderr: "pipe", env: { ...cleanEnv(cwd), ...env } });
   if (result.exitCode !== 0) {
     throw new Error(`${args.join(" ")} failed (exit ${result.exitCode}):\n${result.stdout}${result.stderr}`);
   }
@@ -56,12 +56,15 @@ export interface RunningProcess {
  * Spawns `argv` and polls `/healthz` every 2 ms until it answers 200: the time includes
  * process start, migrations, demo loading, and Bun.serve binding the port.
  */
-export async function startProcess(argv: string[], options: { port: number; cwd: string; logFile: string; timeoutMs?: number }): Promise<RunningProcess> {
+export async function startProcess(
+  argv: string[],
+  options: { port: number; cwd: string; logFile: string; timeoutMs?: number; env?: Record<string, string> },
+): Promise<RunningProcess> {
   const url = `http://127.0.0.1:${options.port}`;
   const started = performance.now();
   const proc = Bun.spawn(argv, {
     cwd: options.cwd,
-    env: cleanEnv(options.cwd),
+    env: { ...cleanEnv(options.cwd), ...options.env },
     stdin: "ignore",
     stdout: Bun.file(options.logFile),
     stderr: "inherit",
@@ -81,7 +84,8 @@ export async function startProcess(argv: string[], options: { port: number; cwd:
   throw new Error(`${argv.join(" ")} did not answer /healthz within ${options.timeoutMs ?? 60_000} ms`);
 }
 
-export function startApp(app: AppCommand, options: { db: string; port: number; cwd: string; logFile: string; demo: boolean; logLevel: string }) {
+/** `env`: DATABASE_URL / REDIS_URL for the cluster mode (the caller's shell never leaks in). */
+export function startApp(app: AppCommand, options: { db: string; port: number; cwd: string; logFile: string; demo: boolean; logLevel: string; env?: Record<string, string> }) {
   const args = ["serve", "--db", options.db, "--port", String(options.port), "--host", "127.0.0.1", "--log-level", options.logLevel];
   if (!options.demo) args.push("--no-demo");
   return startProcess([...app.argv, ...args], options);

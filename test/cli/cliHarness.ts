@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { runsOverPostgres } from "../support/server.ts";
+import { createTestPgDatabase } from "../support/testDatabase.ts";
 
 export const REPO = resolve(import.meta.dir, "../..");
 const MAIN = join(REPO, "src/main.ts");
@@ -15,7 +17,7 @@ export interface CliResult {
 export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const proc = Bun.spawn([process.execPath, MAIN, ...args], {
     cwd: REPO,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...env },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...(await onPostgresToo(args, env)), ...env },
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -23,9 +25,27 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   return { code, stdout, stderr };
 }
 
+/** Folders made by tempDir(): a database named inside one is the test's own (see onPostgresToo). */
+const testFolders = new Set<string>();
+
+/**
+ * Over PostgreSQL (TEST_DATABASE=postgres, once the app stores there), the DATABASE_URL a command gets beside its database file: a test
+ * names its database by a path in its tempDir() (`--db` or DATABASE_PATH), and that path stands
+ * for one PostgreSQL database, made on first use, so every command and server of the test given
+ * that path shares it. Paths elsewhere (e.g. a nonexistent folder, to test errors) get nothing.
+ */
+async function onPostgresToo(args: string[], env: Record<string, string>): Promise<Record<string, string>> {
+  if (env.DATABASE_URL || !(await runsOverPostgres())) return {};
+  const flag = args.indexOf("--db");
+  const path = flag >= 0 ? args[flag + 1] : env.DATABASE_PATH;
+  if (!path || !testFolders.has(dirname(resolve(path)))) return {};
+  return { DATABASE_URL: (await createTestPgDatabase(resolve(path))).url };
+}
+
 /** A temp folder for one test file's databases, removed by the returned cleanup. */
 export function tempDir(): { dir: string; path: (name: string) => string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "broker-directory-cli-"));
+  testFolders.add(dir);
   return { dir, path: (name) => join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -43,7 +63,7 @@ export interface ServedProcess {
 export async function startServe(args: string[], options: { env?: Record<string, string>; prefix?: string[]; cwd?: string } = {}): Promise<ServedProcess> {
   const proc = Bun.spawn([...(options.prefix ?? []), process.execPath, MAIN, "serve", ...args], {
     cwd: options.cwd ?? REPO,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...(await onPostgresToo(args, options.env ?? {})), ...options.env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -2,11 +2,13 @@ import { afterAll, expect, test } from "bun:test";
 import { hashSecret } from "../../src/auth/consoleSecrets.ts";
 import { openDatabase } from "../../src/storage/database.ts";
 import { runCli, tempDir } from "./cliHarness.ts";
+import { sqliteOnly } from "../support/testDatabase.ts";
 
 const temp = tempDir();
 afterAll(() => temp.remove());
 
-test("console-link prints a one-time link for a new workspace, storing only the token's hash", async () => {
+// SQLite only: reads the stored token hash from the SQLite file.
+sqliteOnly("console-link prints a one-time link for a new workspace, storing only the token's hash", async () => {
   const db = temp.path("links.db");
   const result = await runCli(["console-link", "--workspace", "Blog Équipe", "--json", "--db", db], { PUBLIC_URL: "https://brokers.example.ca/" });
   expect(result.code).toBe(0);

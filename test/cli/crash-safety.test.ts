@@ -7,6 +7,7 @@
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { runCli, startServe, tempDir } from "./cliHarness.ts";
+import { sqliteOnly } from "../support/testDatabase.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -18,7 +19,8 @@ function serve(path: string, synchronous: string) {
   return startServe(flags, { env: { DATABASE_PATH: path } });
 }
 
-test.each(["NORMAL", "FULL"])("kill -9 during a lead-write storm (synchronous=%s): every acknowledged lead survives, the file is intact", async (synchronous) => {
+// SQLite only: the SQLite file's crash safety and PRAGMA synchronous (over PostgreSQL: test/cluster/haproxy-cluster's kill -9).
+sqliteOnly.each(["NORMAL", "FULL"])("kill -9 during a lead-write storm (synchronous=%s): every acknowledged lead survives, the file is intact", async (synchronous) => {
   const path = tmp.path(`crash-${synchronous}.db`);
   expect((await runCli(["seed", "--brokers", "50", "--db", path])).code).toBe(0);
   const created = await runCli(["keys", "create", "--workspace", "crash", "--rate-limit", "1000000", "--json"], { DATABASE_PATH: path });
@@ -70,7 +72,8 @@ test.each(["NORMAL", "FULL"])("kill -9 during a lead-write storm (synchronous=%s
   }
 }, 60_000);
 
-test("--synchronous sets the connection's PRAGMA synchronous (NORMAL = 1, FULL = 2)", async () => {
+// SQLite only: the SQLite file's crash safety and PRAGMA synchronous (over PostgreSQL: test/cluster/haproxy-cluster's kill -9).
+sqliteOnly("--synchronous sets the connection's PRAGMA synchronous (NORMAL = 1, FULL = 2)", async () => {
   const { openDatabase, closeDatabase } = await import("../../src/storage/database.ts");
   for (const [mode, value] of [["NORMAL", 1], ["FULL", 2]] as const) {
     const db = openDatabase(tmp.path(`sync-${mode}.db`), { synchronous: mode });

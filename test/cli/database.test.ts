@@ -3,6 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { MIGRATIONS } from "../../db/migrations.ts";
 import { runCli, tempDir } from "./cliHarness.ts";
+import { sqliteOnly } from "../support/testDatabase.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -20,7 +21,8 @@ function directoryDigest(path: string): string {
   }
 }
 
-test("migrate applies every migration once, then reports the database up to date", async () => {
+// SQLite only: migrate, seed, backup and restore of SQLite files, inspected with bun:sqlite.
+sqliteOnly("migrate applies every migration once, then reports the database up to date", async () => {
   const env = { DATABASE_PATH: tmp.path("migrate.db") };
   const first = await runCli(["migrate"], env);
   expect(first.code).toBe(0);
@@ -30,7 +32,8 @@ test("migrate applies every migration once, then reports the database up to date
   expect(second.stdout).toContain("is up to date");
 });
 
-test("seed is deterministic: the same seed gives the same directory, another seed another", async () => {
+// SQLite only: migrate, seed, backup and restore of SQLite files, inspected with bun:sqlite.
+sqliteOnly("seed is deterministic: the same seed gives the same directory, another seed another", async () => {
   for (const [name, seed] of [["a.db", "7"], ["b.db", "7"], ["c.db", "8"]] as const) {
     const result = await runCli(["seed", "--brokers", "40", "--reviews-per-broker", "3", "--seed", seed, "--db", tmp.path(name)]);
     expect(result.code).toBe(0);
@@ -40,7 +43,8 @@ test("seed is deterministic: the same seed gives the same directory, another see
   expect(directoryDigest(tmp.path("a.db"))).not.toBe(directoryDigest(tmp.path("c.db")));
 });
 
-test("an older binary refuses a database migrated by a newer one, with a clear message and exit 1", async () => {
+// SQLite only: migrate, seed, backup and restore of SQLite files, inspected with bun:sqlite.
+sqliteOnly("an older binary refuses a database migrated by a newer one, with a clear message and exit 1", async () => {
   const path = tmp.path("future.db");
   expect((await runCli(["migrate", "--db", path])).code).toBe(0);
   const db = new Database(path);
@@ -54,7 +58,8 @@ test("an older binary refuses a database migrated by a newer one, with a clear m
   }
 });
 
-test("backup copies the database to a new file and never overwrites one", async () => {
+// SQLite only: migrate, seed, backup and restore of SQLite files, inspected with bun:sqlite.
+sqliteOnly("backup copies the database to a new file and never overwrites one", async () => {
   const source = tmp.path("a.db");
   const target = tmp.path("a-backup.db");
   const made = await runCli(["backup", target, "--db", source, "--json"]);
@@ -72,7 +77,8 @@ test("backup copies the database to a new file and never overwrites one", async 
   expect(existsSync(tmp.path("no-such.db"))).toBe(false);
 });
 
-test("restore fills an empty path, and replaces a database only with --force", async () => {
+// SQLite only: migrate, seed, backup and restore of SQLite files, inspected with bun:sqlite.
+sqliteOnly("restore fills an empty path, and replaces a database only with --force", async () => {
   const backup = tmp.path("c.db");
   const fresh = await runCli(["restore", backup, "--db", tmp.path("restored.db")]);
   expect(fresh.code).toBe(0);
@@ -86,7 +92,8 @@ test("restore fills an empty path, and replaces a database only with --force", a
   expect(directoryDigest(tmp.path("b.db"))).toBe(directoryDigest(backup));
 });
 
-test("restore refuses a file that is not a Broker Directory database", async () => {
+// SQLite only: migrate, seed, backup and restore of SQLite files, inspected with bun:sqlite.
+sqliteOnly("restore refuses a file that is not a Broker Directory database", async () => {
   await Bun.write(tmp.path("junk.db"), "not a database at all");
   const result = await runCli(["restore", tmp.path("junk.db"), "--db", tmp.path("never.db")]);
   expect(result.code).toBe(1);

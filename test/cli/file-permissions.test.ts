@@ -11,6 +11,7 @@ import { restoreDatabase } from "../../src/ops/restore.ts";
 import { closeDatabase, openDatabase } from "../../src/storage/database.ts";
 import { migrate } from "../../src/storage/migrate.ts";
 import { runCli, tempDir } from "./cliHarness.ts";
+import { sqliteOnly } from "../support/testDatabase.ts";
 
 const tmp = tempDir();
 const previousUmask = process.umask(0o022); // the usual default, under which files are 0644
@@ -28,7 +29,8 @@ function writeSomething(path: string) {
   return db;
 }
 
-test("a new database, its -wal and -shm are 0600", () => {
+// SQLite only: permissions of the SQLite file and its -wal/-shm.
+sqliteOnly("a new database, its -wal and -shm are 0600", () => {
   const path = tmp.path("new.db");
   const db = writeSomething(path);
   try {
@@ -41,7 +43,8 @@ test("a new database, its -wal and -shm are 0600", () => {
   }
 });
 
-test("a -wal SQLite makes later (any connection, e.g. a CLI beside the server) takes the main file's 0600", () => {
+// SQLite only: permissions of the SQLite file and its -wal/-shm.
+sqliteOnly("a -wal SQLite makes later (any connection, e.g. a CLI beside the server) takes the main file's 0600", () => {
   const path = tmp.path("later.db");
   closeDatabase(writeSomething(path));
   expect(existsSync(`${path}-wal`)).toBe(false);
@@ -55,7 +58,8 @@ test("a -wal SQLite makes later (any connection, e.g. a CLI beside the server) t
   }
 });
 
-test("files an older version left world-readable are made 0600 when opened", () => {
+// SQLite only: permissions of the SQLite file and its -wal/-shm.
+sqliteOnly("files an older version left world-readable are made 0600 when opened", () => {
   const path = tmp.path("old.db");
   closeDatabase(writeSomething(path));
   chmodSync(path, 0o644);
@@ -71,7 +75,8 @@ test("files an older version left world-readable are made 0600 when opened", () 
   }
 });
 
-test("backup and restore write 0600 files", () => {
+// SQLite only: permissions of the SQLite file and its -wal/-shm.
+sqliteOnly("backup and restore write 0600 files", () => {
   const path = tmp.path("live.db");
   closeDatabase(writeSomething(path));
   const backup = tmp.path("backup.db");
@@ -82,7 +87,8 @@ test("backup and restore write 0600 files", () => {
   expect(mode(restored).toString(8)).toBe("600");
 });
 
-test("the CLI creates the database 0600 (keys create on a new path)", async () => {
+// SQLite only: permissions of the SQLite file and its -wal/-shm.
+sqliteOnly("the CLI creates the database 0600 (keys create on a new path)", async () => {
   const path = tmp.path("cli.db");
   const created = await runCli(["keys", "create", "--workspace", "perm", "--json"], { DATABASE_PATH: path });
   expect(created.code).toBe(0);

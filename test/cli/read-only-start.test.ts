@@ -10,6 +10,7 @@ import { afterAll, expect, test } from "bun:test";
 import { chmodSync, chownSync, closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, runCli, startServe, tempDir } from "./cliHarness.ts";
+import { onPostgres } from "../support/testDatabase.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -41,7 +42,8 @@ function serveReadOnly(path: string) {
   return startServe(["--port", "0", "--host", "127.0.0.1", "--db", path], { prefix: READER_PREFIX, cwd: "/", env: { HOME: "/tmp" } });
 }
 
-test.skipIf(!canRunAsReader)("a seeded, never-served, read-only database: serve starts, reads work, /readyz says writes are read-only", async () => {
+// SQLite only (onPostgres): a read-only SQLite file.
+test.skipIf(!canRunAsReader || onPostgres)("a seeded, never-served, read-only database: serve starts, reads work, /readyz says writes are read-only", async () => {
   const path = tmp.path("never-served.db");
   expect((await runCli(["seed", "--brokers", "20", "--db", path])).code).toBe(0);
   makeReadOnly(path);
@@ -59,7 +61,8 @@ test.skipIf(!canRunAsReader)("a seeded, never-served, read-only database: serve 
   }
 });
 
-test.skipIf(!canRunAsReader)("a read-only database that needs migrations: one line, exit 1", async () => {
+// SQLite only (onPostgres): a read-only SQLite file.
+test.skipIf(!canRunAsReader || onPostgres)("a read-only database that needs migrations: one line, exit 1", async () => {
   const path = tmp.path("unmigrated.db");
   closeSync(openSync(path, "w", 0o600));
   makeReadOnly(path);

@@ -7,11 +7,13 @@ import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { REPO, runCli, tempDir } from "./cliHarness.ts";
+import { sqliteOnly } from "../support/testDatabase.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
-test("a reader during seed sees only the old total or the new one", async () => {
+// SQLite only: a bun:sqlite reader on the file during seed.
+sqliteOnly("a reader during seed sees only the old total or the new one", async () => {
   const path = tmp.path("live.db");
   expect((await runCli(["seed", "--brokers", "1000", "--reviews-per-broker", "1", "--db", path])).code).toBe(0);
   const reader = new Database(path, { readonly: true });

@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { runCli, startServe, tempDir, type ServedProcess } from "./cliHarness.ts";
+import { sqliteOnly } from "../support/testDatabase.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -75,7 +76,8 @@ test("on SIGTERM a request in flight is finished while new connections are refus
   assertClosedCleanly(path);
 });
 
-test("backup takes a consistent copy while the server keeps serving", async () => {
+// SQLite only: backup copies the SQLite file.
+sqliteOnly("backup takes a consistent copy while the server keeps serving", async () => {
   const path = tmp.path("live.db");
   expect((await runCli(["seed", "--brokers", "60", "--db", path])).code).toBe(0);
   const { key } = JSON.parse((await runCli(["keys", "create", "--workspace", "ops", "--json"], { DATABASE_PATH: path })).stdout) as { key: string };

@@ -89,7 +89,7 @@ describe("403: what the key may do", () => {
 describe("keys at rest", () => {
   test("only the SHA-256 hash of a key is stored", async () => {
     const key = await server.createKey();
-    const rows = server.app.services.db.$client.query("SELECT * FROM api_keys").all() as Record<string, unknown>[];
+    const rows = await server.rows("SELECT * FROM api_keys");
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(key);
     const hash = new Bun.CryptoHasher("sha256").update(key).digest("hex");

@@ -41,7 +41,7 @@ async function postChunked(path: string, text: string, headers: Record<string, s
   });
 }
 
-const leadCount = () => server.app.services.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM leads").get()!.n;
+const leadCount = () => server.countRows("leads");
 const big = "n".repeat(900 * 1024);
 
 const surfaces = [
@@ -57,12 +57,12 @@ const surfaces = [
 ] as const;
 
 test.each(surfaces)("%s: a 900 KB chunked body is refused with 413 and nothing is stored", async (_name, path, body, headers) => {
-  const before = leadCount();
+  const before = await leadCount();
   const res = await postChunked(path, body(), headers());
   const text = await res.text();
   expect(res.status, text).toBe(413);
   expect(text).toContain("64 KiB");
-  expect(leadCount()).toBe(before);
+  expect(await leadCount()).toBe(before);
 });
 
 test("tRPC: a small chunked body is read and the call succeeds", async () => {

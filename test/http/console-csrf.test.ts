@@ -102,7 +102,7 @@ describe("security headers on every console response", () => {
       await consoleRequest(server, session, "/console/api/keys"),
       await consoleRequest(server, session, "/console/api/nothing-here"),
       await server.request("/console/api/keys"),
-      await server.request((await signInPath(server, "acme")), { redirect: "manual" }),
+      await server.request(await signInPath(server, "acme"), { redirect: "manual" }),
       await server.request("/console/sign-in?token=bad", { redirect: "manual" }),
       await server.request("/console/console.js"),
       await consoleRequest(server, session, "/console/api/leads.csv"),

@@ -36,7 +36,7 @@ const sessionWorks = async (cookie: string) => (await server.request("/console/a
 
 describe("sign-in links", () => {
   test("a link signs in once: 303 to a URL without the token and a strict, HttpOnly cookie for /console", async () => {
-    const response = await server.request((await signInPath(server, "acme")), { redirect: "manual" });
+    const response = await server.request(await signInPath(server, "acme"), { redirect: "manual" });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/console/keys");
     const setCookie = response.headers.get("set-cookie")!;
@@ -48,7 +48,7 @@ describe("sign-in links", () => {
   });
 
   test("the same link a second time is refused and starts nothing", async () => {
-    const path = (await signInPath(server, "acme"));
+    const path = await signInPath(server, "acme");
     expect((await server.request(path, { redirect: "manual" })).status).toBe(303);
     const again = await server.request(path, { redirect: "manual" });
     expect(again.status).toBe(401);
@@ -58,8 +58,8 @@ describe("sign-in links", () => {
 
   test("a link older than 15 minutes is refused; one of 14 minutes works", async () => {
     const now = Date.now();
-    const stale = (await signInPath(server, "acme", now - 15 * 60_000 - 1));
-    const fresh = (await signInPath(server, "acme", now - 14 * 60_000));
+    const stale = await signInPath(server, "acme", now - 15 * 60_000 - 1);
+    const fresh = await signInPath(server, "acme", now - 14 * 60_000);
     expect((await server.request(stale, { redirect: "manual" })).status).toBe(401);
     expect((await server.request(fresh, { redirect: "manual" })).status).toBe(303);
   });
@@ -137,7 +137,7 @@ describe("sessions", () => {
     const log = console.log;
     console.log = (line: string) => printed.push(line);
     try {
-      await consoleLinkCommand(["--workspace", "ending", "--end-sessions", "--json", "--db", server.databasePath], {});
+      await consoleLinkCommand(["--workspace", "ending", "--end-sessions", "--json", "--db", server.databasePath], server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {});
     } finally {
       console.log = log;
     }
@@ -170,7 +170,7 @@ describe("restart and deployment", () => {
         expect(response.status).toBe(200);
         // The database holds only hashes: the cookie's secret appears nowhere in it.
         const secret = session.cookie.split("=")[1]!;
-        const stored = after.app.services.db.$client.query<{ id_hash: string }, []>("SELECT id_hash FROM console_sessions").all();
+        const stored = await after.rows<{ id_hash: string }>("SELECT id_hash FROM console_sessions");
         expect(stored.length).toBeGreaterThan(0);
         expect(stored.some((row) => row.id_hash.includes(secret))).toBe(false);
       } finally {
@@ -184,7 +184,7 @@ describe("restart and deployment", () => {
   test("with an https PUBLIC_URL the cookie is Secure", async () => {
     const secure = await startTestServer({ demo: false, app: { publicUrl: "https://brokers.example.ca" } });
     try {
-      const response = await secure.request((await signInPath(secure, "acme")), { redirect: "manual" });
+      const response = await secure.request(await signInPath(secure, "acme"), { redirect: "manual" });
       expect(response.headers.get("set-cookie")).toContain("; Secure");
     } finally {
       await secure.close();
@@ -199,7 +199,7 @@ describe("sign-in throttling", () => {
       for (let i = 0; i < 10; i++) {
         expect((await throttled.request(`/console/sign-in?token=bad${i}`, { redirect: "manual" })).status).toBe(401);
       }
-      const blocked = await throttled.request((await signInPath(throttled, "acme")), { redirect: "manual" });
+      const blocked = await throttled.request(await signInPath(throttled, "acme"), { redirect: "manual" });
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(blocked.headers.get("set-cookie")).toBeNull();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { MCP_HEADERS, modernHeaders, modernMeta, postMcp } from "../mcp/mcpSupport.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -108,29 +107,22 @@ describe("MCP: a cached tool result is the full path's result", () => {
 });
 
 describe("a cached answer still passes admission on every request", () => {
-  // Another connection to the same file: what a second instance or the CLI is.
-  const elsewhere = (sql: string, name: string) => {
-    const other = new Database(server.databasePath);
-    try {
-      other.run(sql, [name]);
-    } finally {
-      other.close();
-    }
-  };
+  // Another connection to the same database: what a second instance or the CLI is.
+  const elsewhere = (sql: string, name: string) => server.rows(sql, [name]);
   const path = "/api/v1/brokers?province=AB&limit=3";
 
   test("a key revoked elsewhere is refused on the very next request, though the answer is cached", async () => {
     const key = await server.createKey({ name: "revoked-while-hot" });
     expect((await server.request(path, { key })).status).toBe(200);
     expect((await server.request(path, { key })).status).toBe(200); // from the cache
-    elsewhere("UPDATE api_keys SET revoked_at = 1 WHERE name = ?", "revoked-while-hot");
+    await elsewhere("UPDATE api_keys SET revoked_at = 1 WHERE name = ?", "revoked-while-hot");
     expect((await server.request(path, { key })).status).toBe(401);
   });
 
   test("a key that loses the scope elsewhere is refused on the very next request", async () => {
     const key = await server.createKey({ name: "narrowed-while-hot" });
     expect((await server.request(path, { key })).status).toBe(200);
-    elsewhere(`UPDATE api_keys SET scopes = '["reviews:read"]' WHERE name = ?`, "narrowed-while-hot");
+    await elsewhere(`UPDATE api_keys SET scopes = '["reviews:read"]' WHERE name = ?`, "narrowed-while-hot");
     const res = await server.request(path, { key });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: string }).error).toContain("brokers:read");

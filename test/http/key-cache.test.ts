@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /**
@@ -7,38 +6,35 @@ import { startTestServer, type TestServer } from "../support/server.ts";
  * serve a stale key: a change made by another process — here another connection to the same
  * database file, exactly what a second instance or the CLI is — takes effect on the very next
  * request, and so does an expiry passing. lastUsedAt bookkeeping must not empty the cache.
+ * (Over PostgreSQL, "another connection" is one to the same PostgreSQL database.)
  */
 let server: TestServer;
-let other: Database;
 beforeAll(async () => {
   server = await startTestServer({ demo: false });
-  other = new Database(server.databasePath);
 });
-afterAll(async () => {
-  other.close();
-  await server.close();
-});
+afterAll(() => server.close());
 
 const status = async (key: string, path = "/api/v1/carriers") => (await server.request(path, { key })).status;
-const keyId = (name: string) => other.query<{ id: string }, [string]>("SELECT id FROM api_keys WHERE name = ?").get(name)!.id;
-const keysVersion = () => other.query<{ value: number }, []>("SELECT value FROM meta WHERE key = 'keys_version'").get()!.value;
+const other = { run: (sql: string, params: (string | number)[] = []) => server.rows(sql, params) };
+const keyId = async (name: string) => (await server.rows<{ id: string }>("SELECT id FROM api_keys WHERE name = ?", [name]))[0]!.id;
+const keysVersion = async () => Number((await server.rows<{ value: number | string }>("SELECT value FROM meta WHERE key = 'keys_version'"))[0]!.value);
 
 test("a revocation written by another process is refused on the next request", async () => {
   const key = await server.createKey({ name: "revoked-elsewhere" });
   expect(await status(key)).toBe(200);
   expect(await status(key)).toBe(200); // now served from the cache
-  other.run("UPDATE api_keys SET revoked_at = ? WHERE id = ?", [Date.now(), keyId("revoked-elsewhere")]);
+  await other.run("UPDATE api_keys SET revoked_at = ? WHERE id = ?", [Date.now(), await keyId("revoked-elsewhere")]);
   expect(await status(key)).toBe(401);
 });
 
 test("scopes, rate limit and expiry changed elsewhere apply on the next request", async () => {
   const key = await server.createKey({ name: "changed-elsewhere" });
   expect(await status(key, "/api/v1/leads")).toBe(200);
-  other.run(`UPDATE api_keys SET scopes = '["brokers:read"]' WHERE id = ?`, [keyId("changed-elsewhere")]);
+  await other.run(`UPDATE api_keys SET scopes = '["brokers:read"]' WHERE id = ?`, [await keyId("changed-elsewhere")]);
   expect(await status(key, "/api/v1/leads")).toBe(403);
-  other.run("UPDATE api_keys SET rate_limit_per_minute = 7 WHERE id = ?", [keyId("changed-elsewhere")]);
+  await other.run("UPDATE api_keys SET rate_limit_per_minute = 7 WHERE id = ?", [await keyId("changed-elsewhere")]);
   expect((await server.request("/api/v1/carriers", { key })).headers.get("RateLimit-Limit")).toBe("7");
-  other.run("UPDATE api_keys SET expires_at = ? WHERE id = ?", [Date.now() - 1, keyId("changed-elsewhere")]);
+  await other.run("UPDATE api_keys SET expires_at = ? WHERE id = ?", [Date.now() - 1, await keyId("changed-elsewhere")]);
   expect(await status(key)).toBe(401);
 });
 
@@ -53,8 +49,8 @@ test("a key created elsewhere works at once, though its hash was just looked up 
   const { generateApiKey, hashApiKey, displayPrefix } = await import("../../src/auth/apiKeyFormat.ts");
   const key = generateApiKey();
   expect(await status(key)).toBe(401); // cached as unknown
-  const workspace = other.query<{ id: string }, []>("SELECT workspace_id AS id FROM api_keys LIMIT 1").get()!.id;
-  other.run(
+  const workspace = (await server.rows<{ id: string }>("SELECT workspace_id AS id FROM api_keys LIMIT 1"))[0]!.id;
+  await other.run(
     `INSERT INTO api_keys (id, workspace_id, name, display_prefix, hash, scopes, rate_limit_per_minute, created_at)
      VALUES ('key_elsewhere', ?, 'made elsewhere', ?, ?, '["brokers:read"]', 100, ?)`,
     [workspace, displayPrefix(key), hashApiKey(key), Date.now()],
@@ -64,10 +60,10 @@ test("a key created elsewhere works at once, though its hash was just looked up 
 
 test("lastUsedAt bookkeeping does not move keys_version (the cache survives it)", async () => {
   const key = await server.createKey({ name: "bookkeeping" });
-  const before = keysVersion();
+  const before = await keysVersion();
   expect(await status(key)).toBe(200);
-  expect(other.query<{ n: number }, [string]>("SELECT count(*) AS n FROM api_keys WHERE id = ? AND last_used_at IS NOT NULL").get(keyId("bookkeeping"))!.n).toBe(1);
-  expect(keysVersion()).toBe(before);
+  expect(await server.rows("SELECT id FROM api_keys WHERE id = ? AND last_used_at IS NOT NULL", [await keyId("bookkeeping")])).toHaveLength(1);
+  expect(await keysVersion()).toBe(before);
 });
 
 test("the key cache is bounded, wrong keys included", async () => {

@@ -94,7 +94,7 @@ describe("list, create, revoke, roll", () => {
   ];
   for (const [what, body, path] of badInputs) {
     test(`create with ${what}: 422 on ${path}, nothing stored`, async () => {
-      const before = await server.app.services.keys.count();
+      const before = (await server.app.services.keys.count());
       const response = await json(manager, "/api/v1/keys", "POST", body);
       expect(response.status).toBe(422);
       const answer = (await response.json()) as { error: string; issues: { path: string }[] };
@@ -181,7 +181,7 @@ describe("usage", () => {
     expect(busy.totalRefused).toBe(2);
     expect(busy.requests.at(-1)).toBe(3);
     // Flushed to the daily table, the numbers stay the same (no double counting).
-    server.app.services.usage.flush();
+    await server.app.services.usage.flush();
     const after = (await (await json(manager, "/api/v1/keys/usage?days=7")).json()) as typeof data extends infer T ? { data: T } : never;
     expect(after.data.keys.find((k) => k.keyId === used.data.id)!.totalRequests).toBe(3);
     // Another workspace sees none of it.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { sqliteOnly } from "../support/testDatabase.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,7 +14,8 @@ test("GET /readyz answers ready without a key when the database is reachable and
   expect(await res.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", writes: "ok", lifecycle: "serving" } });
 });
 
-test("GET /readyz is 503 while a migration is missing, and ready again once it is back", async () => {
+// SQLite only: removes a migration row / closes the SQLite connection of the running server.
+sqliteOnly("GET /readyz is 503 while a migration is missing, and ready again once it is back", async () => {
   const client = server.app.services.db.$client;
   const last = client.query<{ tag: string; applied_at: number }, []>("SELECT tag, applied_at FROM schema_migrations ORDER BY tag DESC LIMIT 1").get()!;
   client.run("DELETE FROM schema_migrations WHERE tag = ?", [last.tag]);
@@ -27,7 +29,8 @@ test("GET /readyz is 503 while a migration is missing, and ready again once it i
   expect((await server.request("/readyz")).status).toBe(200);
 });
 
-test("GET /healthz does no database work: it answers even with the database closed", async () => {
+// SQLite only: removes a migration row / closes the SQLite connection of the running server.
+sqliteOnly("GET /healthz does no database work: it answers even with the database closed", async () => {
   const other = await startTestServer({ demo: false });
   try {
     other.app.services.db.$client.close();

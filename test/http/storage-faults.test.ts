@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createLogger } from "../../src/log.ts";
 import { MCP_HEADERS } from "../mcp/mcpSupport.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { sqliteOnly } from "../support/testDatabase.ts";
 
 const logLines: string[] = [];
 let server: TestServer;
@@ -45,7 +46,8 @@ async function expect503(res: Response): Promise<void> {
   expect(text).not.toMatch(/SQLITE|at \/|\.ts:/);
 }
 
-test("read-only: a new key's first read is 200 (lastUsedAt is bookkeeping), writes are 503 on every surface, /readyz 503 until writes work", async () => {
+// SQLite only: the fault is made in the SQLite file itself (PRAGMA query_only / max_page_count).
+sqliteOnly("read-only: a new key's first read is 200 (lastUsedAt is bookkeeping), writes are 503 on every surface, /readyz 503 until writes work", async () => {
   const fresh = await server.createKey({ workspace: "faults" });
   const embedKey = await server.createKey({ workspace: "faults", origins: ["https://partner.example"] });
   sql("PRAGMA query_only = ON");
@@ -85,7 +87,8 @@ test("read-only: a new key's first read is 200 (lastUsedAt is bookkeeping), writ
   expect((await postLead(4)).status).toBe(201);
 });
 
-test("full: writes answer 503 once the database is full, logged once per episode, and /readyz recovers", async () => {
+// SQLite only: the fault is made in the SQLite file itself (PRAGMA query_only / max_page_count).
+sqliteOnly("full: writes answer 503 once the database is full, logged once per episode, and /readyz recovers", async () => {
   logLines.length = 0;
   const pages = server.app.services.db.$client.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count;
   sql(`PRAGMA max_page_count = ${pages}`);

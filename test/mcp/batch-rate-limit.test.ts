@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const BATCH_HEADERS = { "MCP-Protocol-Version": "2025-03-26" };
-const leadCount = () => server.app.services.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM leads").get()!.n;
+const leadCount = () => server.countRows("leads");
 
 function createLead(id: number) {
   return {
@@ -28,7 +28,7 @@ function createLead(id: number) {
 
 test("a batch of 20 create_lead calls with a 5/min key makes 5 leads; the other 15 get -31429", async () => {
   const key = await server.createKey({ workspace: "batch", rateLimitPerMinute: 5 });
-  const before = leadCount();
+  const before = await leadCount();
   const answer = await postMcp(server, Array.from({ length: 20 }, (_, i) => createLead(i + 1)), { key, headers: BATCH_HEADERS });
   expect(answer.status).toBe(200);
   const results = answer.json as { id: number; result?: { isError?: boolean }; error?: { code: number; message: string; data: { retryAfterSeconds: number } } }[];
@@ -42,7 +42,7 @@ test("a batch of 20 create_lead calls with a 5/min key makes 5 leads; the other 
     expect(r.error!.message).toContain("Rate limit of 5 requests per minute exceeded");
     expect(r.error!.data.retryAfterSeconds).toBeGreaterThanOrEqual(1);
   }
-  expect(leadCount() - before).toBe(5);
+  expect((await leadCount()) - before).toBe(5);
   expect(answer.headers.get("ratelimit-remaining")).toBe("0");
   expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
 

@@ -11,6 +11,7 @@ export interface ConsoleSession {
 /** A fresh one-time link for the workspace (made as `console-link` would), as a path. */
 export async function signInPath(server: TestServer, workspace: string, now = server.app.services.now()): Promise<string> {
   const { keys, consoleLinks } = server.app.services;
+  // Awaited: over PostgreSQL the stores answer with promises.
   const { token } = await consoleLinks.create((await keys.ensureWorkspace(workspace, now)).id, now);
   return `/console/sign-in?token=${token}`;
 }

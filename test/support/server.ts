@@ -1,9 +1,12 @@
+import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import postgres from "postgres";
 import { startApp, type AppOptions, type RunningApp } from "../../src/app.ts";
 import type { Scope } from "../../src/auth/scopes.ts";
 import { createLogger } from "../../src/log.ts";
+import { createTestPgDatabase, onPostgres, type TestPgDatabase } from "./testDatabase.ts";
 
 export interface TestKeyOptions {
   workspace?: string;
@@ -18,6 +21,16 @@ export interface TestServer {
   url: string;
   app: RunningApp;
   databasePath: string;
+  /** The PostgreSQL database it runs over (TEST_DATABASE=postgres), else undefined. */
+  databaseUrl: string | undefined;
+  /**
+   * Runs SQL (that both dialects speak, `?` for parameters) on the database holding workspace
+   * data (keys, leads, quotes, sessions, usage) through another connection, as a second instance
+   * or the CLI would: the SQLite file, or PostgreSQL. Returns the rows.
+   */
+  rows<T = Record<string, unknown>>(sql: string, params?: SqlParam[]): Promise<T[]>;
+  /** Rows in such a table. */
+  countRows(table: string): Promise<number>;
   /** Creates a key straight in the store (as the CLI would) and returns the secret. */
   createKey(options?: TestKeyOptions): Promise<string>;
   /** fetch against the server with `Authorization: Bearer key` when a key is given. */
@@ -27,7 +40,9 @@ export interface TestServer {
 
 /**
  * A real server for a test file: Bun.serve on an ephemeral port over a fresh SQLite file in
- * a temp dir, with the demo directory loaded unless `demo: false`. Logs are silent unless
+ * a temp dir, with the demo directory loaded unless `demo: false`. With TEST_DATABASE=postgres
+ * (testDatabase.ts) it runs over a fresh PostgreSQL database (dropped on close; one named after
+ * `databasePath` when that is given, so a restart finds its data) and TEST_REDIS_URL. Logs are silent unless
  * `app.logger` is given; `app` also carries the operator settings (publicUrl, metricsToken, mcpAllowedOrigins).
  */
 export async function startTestServer(
@@ -40,8 +55,10 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dir = options.databasePath ? undefined : mkdtempSync(join(tmpdir(), "broker-directory-test-"));
   const databasePath = options.databasePath ?? join(dir!, "directory.db");
+  const pg = (await runsOverPostgres()) ? await createTestPgDatabase(options.databasePath) : undefined;
   const app = await startApp({
     databasePath,
+    ...(pg ? { databaseUrl: pg.url, redisUrl: process.env.TEST_REDIS_URL || undefined } : {}),
     port: 0,
     hostname: "127.0.0.1",
     demo: options.demo ?? true,
@@ -52,8 +69,15 @@ export async function startTestServer(
     url: app.url,
     app,
     databasePath,
+    databaseUrl: pg?.url,
+    rows: (sql, params) => workspaceRows(sql, params ?? [], pg, databasePath),
+    async countRows(table) {
+      if (!/^[a-z_]+$/.test(table)) throw new Error(`not a table name: ${table}`);
+      return Number((await workspaceRows<{ n: number | string }>(`SELECT count(*) AS n FROM ${table}`, [], pg, databasePath))[0]!.n);
+    },
     async createKey(keyOptions = {}) {
       const { workspace = "test", ...rest } = keyOptions;
+      // Awaited: over PostgreSQL the key store answers with a promise.
       return (await app.services.keys.create({ workspace, ...rest }, app.services.now())).key;
     },
     request(path, init = {}) {
@@ -65,6 +89,59 @@ export async function startTestServer(
     async close() {
       await app.stop(1_000);
       if (dir) rmSync(dir, { recursive: true, force: true });
+      // A database named after a caller's databasePath outlives this server, like that file.
+      if (pg && !options.databasePath) await pg.drop();
     },
   };
+}
+
+let probe: Promise<boolean> | undefined;
+
+/**
+ * Whether the suite runs over PostgreSQL: TEST_DATABASE=postgres, and startApp really stores in
+ * PostgreSQL when given databaseUrl (checked once per process: a key made through an app started
+ * over a fresh database must land in that database). Until startApp is wired to PostgreSQL it
+ * ignores databaseUrl; the servers then run over SQLite, said once, and tests that read their
+ * database read SQLite.
+ */
+export function runsOverPostgres(): Promise<boolean> {
+  return (probe ??= (async () => {
+    if (!onPostgres) return false;
+    const dir = mkdtempSync(join(tmpdir(), "broker-directory-probe-"));
+    const pg = await createTestPgDatabase();
+    try {
+      const app = await startApp({ databasePath: join(dir, "probe.db"), databaseUrl: pg.url, port: 0, hostname: "127.0.0.1", demo: false, logger: createLogger("silent") });
+      try {
+        await app.services.keys.create({ workspace: "probe" }, Date.now());
+      } finally {
+        await app.stop(1_000);
+      }
+      const keys = await workspaceRows("SELECT id FROM api_keys", [], pg, "");
+      if (keys.length === 0) console.warn("TEST_DATABASE=postgres: startApp does not store in PostgreSQL yet (databaseUrl ignored); the servers run over SQLite.");
+      return keys.length > 0;
+    } finally {
+      await pg.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  })());
+}
+
+type SqlParam = string | number | null;
+
+async function workspaceRows<T>(sql: string, params: SqlParam[], pg: TestPgDatabase | undefined, databasePath: string): Promise<T[]> {
+  if (!pg) {
+    const other = new Database(databasePath);
+    try {
+      return other.query(sql).all(...params) as T[];
+    } finally {
+      other.close();
+    }
+  }
+  const client = postgres(pg.url, { max: 1, onnotice: () => {} });
+  try {
+    let n = 0;
+    return [...(await client.unsafe(sql.replace(/\?/g, () => `$${++n}`), params))] as T[];
+  } finally {
+    await client.end();
+  }
 }

@@ -1,0 +1,90 @@
+/**
+ * `bun run bench --cluster N`: list, detail and search through HAProxy in front of 1 instance,
+ * then of N, over one PostgreSQL and one Redis started as the tests start them (throwaway, on
+ * free ports; test/support). Both runs go through the same HAProxy configuration, so the ratio
+ * is the instances' alone. On a 2-core machine expect little gain: wrk, HAProxy, PostgreSQL and
+ * the instances share the cores.
+ */
+import { join } from "node:path";
+import postgres from "postgres";
+import { startHaproxy } from "../../test/support/haproxy.ts";
+import { startPostgres } from "../../test/support/postgres.ts";
+import { startRedis } from "../../test/support/redisServer.ts";
+import { freePort, runCli, startApp, stopProcess, type AppCommand, type RunningProcess } from "./appProcess.ts";
+import { buildScenarios, type ScenarioId } from "./scenarios.ts";
+import { runWrk, type LoadResult, type LoadSettings } from "./wrk.ts";
+
+const MEASURED: ScenarioId[] = ["list", "detail", "search"];
+/** One seed for the SQLite copy (scenarios read their broker slugs from it) and PostgreSQL: the same directory. */
+const SEED = "1";
+
+export async function benchCluster(app: AppCommand, options: { instances: number; brokers: number; dir: string; load: LoadSettings; warmupSeconds: number; logLevel: string }) {
+  const { dir } = options;
+  const pg = await startPostgres();
+  const redis = await startRedis();
+  const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+  const name = `bd_bench_${process.pid}`;
+  await admin.unsafe(`CREATE DATABASE "${name}"`);
+  const databaseUrl = Object.assign(new URL(pg.url), { pathname: `/${name}` }).toString();
+  const running: RunningProcess[] = [];
+  try {
+    const sqliteCopy = join(dir, "scenarios.db");
+    console.log(`seeding ${options.brokers.toLocaleString("en-CA")} brokers (PostgreSQL, and a SQLite copy the scenarios read)…`);
+    runCli(app, ["seed", "--brokers", String(options.brokers), "--seed", SEED, "--db", sqliteCopy], dir);
+    const shared = await sharedStorage(app, dir, databaseUrl, options.brokers);
+    const env = { ...shared, REDIS_URL: redis.url };
+    const keys = Object.fromEntries(
+      MEASURED.map((id) => [id, JSON.parse(runCli(app, ["keys", "create", "--workspace", "bench", "--name", id, "--rate-limit", "1000000", "--json"], dir, env)).key]),
+    ) as Record<ScenarioId, string>;
+    const scenarios = buildScenarios(sqliteCopy, keys).filter((s) => MEASURED.includes(s.id));
+    const start = async (n: number) =>
+      startApp(app, { db: shared.DATABASE_PATH ?? join(dir, `instance-${n}.db`), port: await freePort(), cwd: dir, logFile: join(dir, `instance-${n}.log`), demo: false, logLevel: options.logLevel, env });
+
+    const results: Record<string, LoadResult[]> = {};
+    for (const count of [1, options.instances]) {
+      while (running.length < count) running.push(await start(running.length + 1));
+      const haproxy = await startHaproxy(running.map((r) => ({ host: "127.0.0.1", port: Number(new URL(r.url).port) })));
+      try {
+        await haproxy.waitForUp(count);
+        for (const scenario of scenarios) {
+          const first = scenario.requests[0]!;
+          const check = await fetch(haproxy.url + first.path, { headers: first.headers });
+          if (check.status !== 200) throw new Error(`${scenario.label} answered ${check.status} through HAProxy: ${(await check.text()).slice(0, 200)}`);
+          if (options.warmupSeconds > 0) await runWrk(haproxy.url, scenario.requests, { ...options.load, durationSeconds: options.warmupSeconds });
+          const result = await runWrk(haproxy.url, scenario.requests, options.load);
+          (results[scenario.id] ??= []).push(result);
+          console.log(`${count} instance${count > 1 ? "s" : ""}, ${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+        }
+      } finally {
+        await haproxy.stop();
+      }
+    }
+    console.log(`\n| scenario (through HAProxy) | 1 instance req/s | ${options.instances} instances req/s | ratio |\n|---|---:|---:|---:|`);
+    for (const scenario of scenarios) {
+      const [one, many] = results[scenario.id]!;
+      console.log(`| ${scenario.label} | ${one!.requestsPerSecond.toLocaleString("en-CA")} | ${many!.requestsPerSecond.toLocaleString("en-CA")} | ${(many!.requestsPerSecond / one!.requestsPerSecond).toFixed(2)} |`);
+    }
+  } finally {
+    await Promise.all(running.map(stopProcess));
+    await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+    await Promise.all([pg.stop(), redis.stop()]);
+  }
+}
+
+/**
+ * DATABASE_URL when the app stores in PostgreSQL (seeded there); until startApp is wired to it,
+ * DATABASE_PATH of one SQLite file every instance opens (said so: the figures then measure that).
+ */
+async function sharedStorage(app: AppCommand, dir: string, databaseUrl: string, brokers: number): Promise<Record<string, string>> {
+  const probe = JSON.parse(runCli(app, ["keys", "create", "--workspace", "probe", "--json"], dir, { DATABASE_URL: databaseUrl, DATABASE_PATH: join(dir, "probe.db") })) as { id: string };
+  const db = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const stored = await db`SELECT 1 FROM pg_tables WHERE tablename = 'api_keys'`.then(async (t) => (t.length ? await db`SELECT 1 FROM api_keys WHERE id = ${probe.id}` : []));
+  await db.end();
+  if (stored.length > 0) {
+    runCli(app, ["seed", "--brokers", String(brokers), "--seed", SEED], dir, { DATABASE_URL: databaseUrl });
+    return { DATABASE_URL: databaseUrl };
+  }
+  console.log("! startApp does not store in PostgreSQL yet (DATABASE_URL is ignored): the instances share one SQLite file instead.");
+  return { DATABASE_PATH: join(dir, "scenarios.db") };
+}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import postgres from "postgres";
+import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import { startHaproxy, type RunningHaproxy } from "../support/haproxy.ts";
+import { startPostgres, type RunningPostgres } from "../support/postgres.ts";
+import { startRedis, type RunningRedis } from "../support/redisServer.ts";
+
+/**
+ * Scale-out as an operator runs it: three `serve` processes over one PostgreSQL and one Redis,
+ * behind a real HAProxy (test/support/haproxy.ts, the README's configuration) that checks
+ * /readyz. Rate limits are exact across instances, a revocation reaches every instance within
+ * a second, a kill -9 loses no acknowledged lead, and a rolling restart fails no request.
+ */
+const tmp = tempDir();
+let redis: RunningRedis;
+let haproxy: RunningHaproxy;
+const instances: ServedProcess[] = [];
+const DATABASE = `bd_cluster_${process.pid}`;
+
+const pg: RunningPostgres = await startPostgres();
+const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+await admin.unsafe(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
+await admin.unsafe(`CREATE DATABASE "${DATABASE}"`);
+const databaseUrl = Object.assign(new URL(pg.url), { pathname: `/${DATABASE}` }).toString();
+const db = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+
+/**
+ * Whether `serve` and the CLI store in PostgreSQL when given DATABASE_URL: a key made by
+ * `keys create` must land in PostgreSQL. Before startApp is wired to PostgreSQL they ignore it
+ * (and use a SQLite file), and this file is skipped, saying so.
+ * TODO(lead): once the wiring is on main, delete this probe and `describe.skipIf(!wired)` below.
+ */
+const probe = await runCli(["keys", "create", "--workspace", "probe", "--json"], env("probe"));
+const wired = probe.code === 0 && (await db`SELECT to_regclass('api_keys') IS NOT NULL AS ok`)[0]!.ok && (await db`SELECT id FROM api_keys`).length > 0;
+if (!wired) console.warn("test/cluster/haproxy-cluster: skipped: startApp does not store in PostgreSQL yet (DATABASE_URL is ignored).");
+
+function env(name: string): Record<string, string> {
+  // Each instance its own file path (the local directory replica, once it exists); one shared database.
+  return { DATABASE_URL: databaseUrl, DATABASE_PATH: tmp.path(`${name}.db`), ...(redis ? { REDIS_URL: redis.url } : {}) };
+}
+
+async function serve(n: number, port = 0): Promise<ServedProcess> {
+  return startServe(["--port", String(port), "--host", "127.0.0.1", "--no-demo", "--drain", "2"], { env: env(`instance-${n}`) });
+}
+
+async function createKey(name: string, limit = 1_000_000): Promise<{ id: string; key: string }> {
+  const created = await runCli(["keys", "create", "--workspace", "cluster", "--name", name, "--rate-limit", String(limit), "--json"], env("cli"));
+  expect(created.code).toBe(0);
+  return JSON.parse(created.stdout) as { id: string; key: string };
+}
+
+const portOf = (instance: ServedProcess) => Number(new URL(instance.url).port);
+const get = (base: string, key: string, path = "/api/v1/brokers?limit=1") => fetch(base + path, { headers: { Authorization: `Bearer ${key}` } });
+
+afterAll(async () => {
+  for (const instance of instances) instance.proc.kill("SIGKILL");
+  await Promise.all(instances.map((i) => i.proc.exited));
+  await haproxy?.stop();
+  await redis?.stop();
+  await db.end();
+  await admin.unsafe(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
+  await admin.end();
+  await pg.stop();
+  tmp.remove();
+});
+
+describe.skipIf(!wired)("three instances behind HAProxy over one PostgreSQL and one Redis", () => {
+  beforeAll(async () => {
+    redis = await startRedis();
+    expect((await runCli(["seed", "--brokers", "30", "--reviews-per-broker", "1"], env("cli"))).code).toBe(0);
+    // At once: the migration's advisory lock lets one migrate while the others wait.
+    instances.push(...(await Promise.all([serve(1), serve(2), serve(3)])));
+    haproxy = await startHaproxy(instances.map((i) => ({ host: "127.0.0.1", port: portOf(i) })));
+    await haproxy.waitForUp(3);
+  }, 60_000);
+
+  test("50 requests in flight through HAProxy admit exactly the key's limit of 10", async () => {
+    const { key } = await createKey("exact", 10);
+    const statuses = (await Promise.all(Array.from({ length: 50 }, () => get(haproxy.url, key)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200).length).toBe(10);
+    expect(statuses.filter((s) => s === 429).length).toBe(40);
+  }, 30_000);
+
+  test("a key revoked by the CLI is refused by every instance within a second", async () => {
+    const { id, key } = await createKey("revoked");
+    for (const instance of instances) expect((await get(instance.url, key)).status).toBe(200); // cached everywhere now
+    expect((await runCli(["keys", "revoke", id], env("cli"))).code).toBe(0);
+    const revokedAt = Date.now();
+    const refusedAfter = await Promise.all(
+      instances.map(async (instance) => {
+        while (Date.now() - revokedAt < 2_000) {
+          if ((await get(instance.url, key)).status === 401) return Date.now() - revokedAt;
+          await Bun.sleep(50);
+        }
+        return Infinity;
+      }),
+    );
+    // Within ~1 s (the poll fallback's period) on every instance; 2 s bounds the test, not the claim.
+    for (const ms of refusedAfter) expect(ms).toBeLessThan(2_000);
+  }, 30_000);
+
+  test("kill -9 of one instance during a lead-write storm loses no acknowledged lead, and the others keep answering", async () => {
+    const { key } = await createKey("storm");
+    const acknowledged: string[] = [];
+    const failures: number[] = [];
+    let stop = false;
+    const writer = async (w: number) => {
+      for (let i = 0; !stop; i++) {
+        const res = await fetch(`${haproxy.url}/api/v1/leads`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ name: "Storm Lead", email: `storm${w}.${i}@example.ca`, phone: "416-555-0100", insuranceType: "Auto" }),
+        }).catch(() => undefined);
+        if (res?.status === 201) acknowledged.push(((await res.json()) as { data: { id: string } }).data.id);
+        else failures.push(res?.status ?? 0);
+      }
+    };
+    const writers = Array.from({ length: 6 }, (_, w) => writer(w));
+    await Bun.sleep(700);
+    const victim = instances[1]!;
+    victim.proc.kill("SIGKILL");
+    await victim.proc.exited;
+    const atKill = acknowledged.length;
+    await Bun.sleep(1_500);
+    stop = true;
+    await Promise.all(writers);
+    expect(acknowledged.length).toBeGreaterThan(atKill); // the others went on taking writes
+    const stored = await db<{ id: string }[]>`SELECT id FROM leads WHERE id IN ${db(acknowledged)}`;
+    expect(stored.length).toBe(acknowledged.length);
+    // The survivors answer directly too; then the victim comes back on its port.
+    for (const survivor of [instances[0]!, instances[2]!]) expect((await get(survivor.url, key)).status).toBe(200);
+    instances[1] = await serve(2, portOf(victim));
+    await haproxy.waitForUp(3);
+    // A request in flight on the killed instance may fail (the connection is cut mid-answer); none other.
+    expect(failures.length).toBeLessThanOrEqual(6);
+  }, 60_000);
+
+  test("a rolling restart (SIGTERM, wait for /readyz, next) fails no request through HAProxy", async () => {
+    const { key } = await createKey("rolling");
+    let stop = false;
+    let ok = 0;
+    const failed: string[] = [];
+    const client = async () => {
+      while (!stop) {
+        const res = await get(haproxy.url, key).catch((error: Error) => error);
+        if (res instanceof Response && res.status === 200) ok++;
+        else failed.push(res instanceof Response ? `${res.status} ${await res.text()}` : String(res));
+        if (res instanceof Response && !res.bodyUsed) await res.arrayBuffer();
+      }
+    };
+    const clients = Array.from({ length: 4 }, () => client());
+    for (let n = 0; n < instances.length; n++) {
+      const old = instances[n]!;
+      old.proc.kill("SIGTERM");
+      expect(await old.proc.exited).toBe(0);
+      instances[n] = await serve(n + 1, portOf(old));
+      for (let ready = false; !ready; await Bun.sleep(100)) ready = (await fetch(`${instances[n]!.url}/readyz`)).status === 200;
+      await haproxy.waitForUp(3);
+    }
+    stop = true;
+    await Promise.all(clients);
+    expect(failed).toEqual([]);
+    expect(ok).toBeGreaterThan(0);
+  }, 90_000);
+});
