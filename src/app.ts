@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import { loadCarriers } from "../db/seed/loadCarriers.ts";
 import { DemoPageKey } from "./demo/demoPageKey.ts";
-import { ensureDemoData, type DemoSetup } from "./demo/ensureDemoData.ts";
+import { ensureDemoData, ensureDemoKey, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
@@ -12,6 +12,8 @@ import { closeDatabase, openDatabase } from "./storage/database.ts";
 import { migrate } from "./storage/migrate.ts";
 import { DatabaseNotWritableError, storageFaultOf } from "./storage/storageFault.ts";
 import type { DirectoryDb } from "./storage/database.ts";
+import type { PgDb } from "./storage/pg/pgDatabase.ts";
+import { openSharedStorage } from "./storage/pg/sharedStorage.ts";
 
 export interface AppOptions {
   databasePath: string;
@@ -61,16 +63,23 @@ const DISCOVERY_WARM_UP_DELAY_MS = 500;
  */
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
-  const db = openDatabase(options.databasePath, { synchronous: options.synchronous });
-  const { applied } = migrateOrExplain(db, options.databasePath);
-  const services = createServices(db, log, options.redisUrl ? { rateLimiter: new SharedRateLimiter(options.redisUrl, log) } : {});
-  // The carrier catalogue ships with the binary: every start makes the table match it (a
-  // no-op when it does), demo data or not, so quotes never meet an empty catalogue. It and
-  // the demo data are writes that can wait: on a read-only or full database the server
-  // still starts and serves reads (writes answer 503 and /readyz says not ready).
-  unlessStorageFault(services, "carrier catalogue sync", () => loadCarriers(db));
-  const demo = options.demo ? unlessStorageFault(services, "demo data", () => ensureDemoData(services)) : undefined;
-  services.storage.recheck(true);
+  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demo: options.demo }) : openLocalStorage(options);
+  const { db } = storage;
+  const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log) : undefined;
+  const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}) });
+  let demo: DemoSetup | undefined;
+  if (storage.pg) {
+    // The carriers and the demo directory went into PostgreSQL before the replica loaded them.
+    demo = options.demo ? { loadedBrokers: storage.loadedBrokers, key: await ensureDemoKey(services) } : undefined;
+  } else {
+    // The carrier catalogue ships with the binary: every start makes the table match it (a
+    // no-op when it does), demo data or not, so quotes never meet an empty catalogue. It and
+    // the demo data are writes that can wait: on a read-only or full database the server
+    // still starts and serves reads (writes answer 503 and /readyz says not ready).
+    unlessStorageFault(services, "carrier catalogue sync", () => loadCarriers(db));
+    demo = options.demo ? unlessStorageFault(services, "demo data", () => ensureDemoData(services)) : undefined;
+  }
+  await services.storage.recheck(true);
   let demoPageKey: DemoPageKey | undefined;
   const inFlight = new InFlightResponses();
   const server = startServer(services, {
@@ -112,7 +121,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     services,
     url: `http://${host}:${server.port}`,
     demo,
-    migrationsApplied: applied,
+    migrationsApplied: storage.migrationsApplied,
     maintenance,
     async stop(graceMs = 10_000, drainMs = 0) {
       services.drain.begin();
@@ -137,12 +146,32 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         await server.stop(true);
       }
       clearInterval(usageFlush);
-      services.usage.flush();
-      demoPageKey?.revokeAll();
+      await services.usage.flush();
+      await demoPageKey?.revokeAll();
       services.rateLimiter.close?.();
-      closeDatabase(db, log);
+      await storage.close(log);
     },
   };
+}
+
+/** What an instance stores in: the SQLite file, or PostgreSQL read through this instance's replica. */
+interface AppStorage {
+  /** The SQLite database the directory stores read: the file itself, or the replica. */
+  db: DirectoryDb;
+  /** Stores that replace the SQLite ones (PostgreSQL's). */
+  stores: Partial<Services>;
+  migrationsApplied: string[];
+  pg?: PgDb;
+  /** Demo brokers written into PostgreSQL by this start. */
+  loadedBrokers: number;
+  close(log: Logger): Promise<void>;
+}
+
+/** The one SQLite file of a single-machine deployment (no DATABASE_URL), opened and migrated. */
+function openLocalStorage(options: AppOptions): AppStorage {
+  const db = openDatabase(options.databasePath, { synchronous: options.synchronous });
+  const { applied } = migrateOrExplain(db, options.databasePath);
+  return { db, stores: {}, migrationsApplied: applied, loadedBrokers: 0, close: async (log) => closeDatabase(db, log) };
 }
 
 /** Runs a start-up write; a storage fault (full, read-only) is reported and skipped, not fatal. */

@@ -1,4 +1,4 @@
-import { asc } from "drizzle-orm";
+import { asc, sql } from "drizzle-orm";
 import catalogue from "./carriers.json" with { type: "json" };
 import { carriers } from "../schema.ts";
 import { carriers as pgCarriers } from "../schema.pg.ts";
@@ -6,6 +6,7 @@ import type { DirectoryDb } from "../../src/storage/database.ts";
 import type { PgDb } from "../../src/storage/pg/pgDatabase.ts";
 import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
 import { slugify } from "../../src/domain/text.ts";
+import { SEED_LOCK } from "./loadDirectoryPg.ts";
 
 export type CarrierRow = typeof carriers.$inferSelect;
 
@@ -45,11 +46,15 @@ export function loadCarriers(db: DirectoryDb): { carriers: number; changed: bool
  */
 export async function loadCarriersPg(pg: PgDb): Promise<{ carriers: number; changed: boolean }> {
   const wanted = carrierRows();
-  const stored = await pg.select().from(pgCarriers).orderBy(asc(pgCarriers.slug));
-  if (JSON.stringify(stored) === JSON.stringify(wanted)) return { carriers: wanted.length, changed: false };
-  await pg.transaction(async (tx) => {
+  const current = async (db: Pick<PgDb, "select">) => JSON.stringify(await db.select().from(pgCarriers).orderBy(asc(pgCarriers.slug))) === JSON.stringify(wanted);
+  if (await current(pg)) return { carriers: wanted.length, changed: false };
+  // Instances starting at once queue on the seed's lock; the first writes, the others find it done.
+  const changed = await pg.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_LOCK})`);
+    if (await current(tx)) return false;
     await tx.delete(pgCarriers);
     await tx.insert(pgCarriers).values(wanted);
+    return true;
   });
-  return { carriers: wanted.length, changed: true };
+  return { carriers: wanted.length, changed };
 }

@@ -8,8 +8,8 @@ import type { PgDb } from "../../src/storage/pg/pgDatabase.ts";
 import type { DirectoryOptions } from "./generateDirectory.ts";
 import { loadDirectory, type LoadSummary } from "./loadDirectory.ts";
 
-/** Taken by every writer of the whole directory, so two seeds (two instances' demo data) queue. */
-const SEED_LOCK = 0x62726b736565; // "brksee"
+/** Taken by every writer of the whole directory or the carriers, so two seeds (two instances' demo data, two carrier syncs) queue. */
+export const SEED_LOCK = 0x62726b736565; // "brksee"
 
 /** The tables a seed replaces, parents first. Carriers have their own sync (loadCarriersPg). */
 const SEEDED: readonly DirectoryTable[] = ["brokers", "brokerLocations", "brokerLines", "reviews"];

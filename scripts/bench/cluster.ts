@@ -31,7 +31,7 @@ export async function benchCluster(app: AppCommand, options: { instances: number
     const sqliteCopy = join(dir, "scenarios.db");
     console.log(`seeding ${options.brokers.toLocaleString("en-CA")} brokers (PostgreSQL, and a SQLite copy the scenarios read)…`);
     runCli(app, ["seed", "--brokers", String(options.brokers), "--seed", SEED, "--db", sqliteCopy], dir);
-    const shared = await sharedStorage(app, dir, databaseUrl, options.brokers);
+    const shared = sharedStorage(app, dir, databaseUrl, options.brokers);
     const env = { ...shared, REDIS_URL: redis.url };
     const keys = Object.fromEntries(
       MEASURED.map((id) => [id, JSON.parse(runCli(app, ["keys", "create", "--workspace", "bench", "--name", id, "--rate-limit", "1000000", "--json"], dir, env)).key]),
@@ -72,19 +72,8 @@ export async function benchCluster(app: AppCommand, options: { instances: number
   }
 }
 
-/**
- * DATABASE_URL when the app stores in PostgreSQL (seeded there); until startApp is wired to it,
- * DATABASE_PATH of one SQLite file every instance opens (said so: the figures then measure that).
- */
-async function sharedStorage(app: AppCommand, dir: string, databaseUrl: string, brokers: number): Promise<Record<string, string>> {
-  const probe = JSON.parse(runCli(app, ["keys", "create", "--workspace", "probe", "--json"], dir, { DATABASE_URL: databaseUrl, DATABASE_PATH: join(dir, "probe.db") })) as { id: string };
-  const db = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  const stored = await db`SELECT 1 FROM pg_tables WHERE tablename = 'api_keys'`.then(async (t) => (t.length ? await db`SELECT 1 FROM api_keys WHERE id = ${probe.id}` : []));
-  await db.end();
-  if (stored.length > 0) {
-    runCli(app, ["seed", "--brokers", String(brokers), "--seed", SEED], dir, { DATABASE_URL: databaseUrl });
-    return { DATABASE_URL: databaseUrl };
-  }
-  console.log("! startApp does not store in PostgreSQL yet (DATABASE_URL is ignored): the instances share one SQLite file instead.");
-  return { DATABASE_PATH: join(dir, "scenarios.db") };
+/** The instances' shared storage: PostgreSQL, seeded there (every instance loads its replica from it). */
+function sharedStorage(app: AppCommand, dir: string, databaseUrl: string, brokers: number): Record<string, string> {
+  runCli(app, ["seed", "--brokers", String(brokers), "--seed", SEED], dir, { DATABASE_URL: databaseUrl });
+  return { DATABASE_URL: databaseUrl };
 }

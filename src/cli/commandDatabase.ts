@@ -1,9 +1,9 @@
 import { closeDatabase, openDatabase, type DirectoryDb } from "../storage/database.ts";
 import { migrate } from "../storage/migrate.ts";
 import { migratePg } from "../storage/pg/migratePg.ts";
-import { closePostgres, openPostgres, type PgDb } from "../storage/pg/pgDatabase.ts";
+import { closePostgres, openPostgres, unreachable, type PgDb } from "../storage/pg/pgDatabase.ts";
 import { withoutPassword } from "./printableUrl.ts";
-import { postgresUrlOf, unreachable } from "./workspaceStores.ts";
+import { postgresUrlOf } from "./workspaceStores.ts";
 
 export interface CommandDatabaseRun<T> {
   /** What was worked on, printable: the SQLite path or the URL without its password. */

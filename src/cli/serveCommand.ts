@@ -1,6 +1,7 @@
 import { startApp } from "../app.ts";
 import { describeSettings, loadConfig, settingFlags } from "../config.ts";
 import { parseCommandArgs } from "./cliSupport.ts";
+import { withoutPassword } from "./printableUrl.ts";
 
 export const SERVE_HELP = `Usage: broker-directory serve [options]
 
@@ -36,7 +37,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     console.log(`Demo workspace key (API scopes, shown once; only its hash is stored):\n\n  ${app.demo.key}\n`);
     console.log(`Try: curl -H "Authorization: Bearer ${app.demo.key}" "${app.url}/api/v1/brokers?province=ON"`);
   }
-  console.log(`Broker Directory listening on ${app.url} (database ${config.databasePath})`);
+  console.log(`Broker Directory listening on ${app.url} (database ${config.databaseUrl ? withoutPassword(config.databaseUrl) : config.databasePath})`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

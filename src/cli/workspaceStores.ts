@@ -7,11 +7,10 @@ import { migrate } from "../storage/migrate.ts";
 import { migratePg } from "../storage/pg/migratePg.ts";
 import { PgConsoleLinkStore } from "../storage/pg/pgConsoleLinkStore.ts";
 import { PgConsoleSessionStore } from "../storage/pg/pgConsoleSessionStore.ts";
-import { closePostgres, isPostgresUrl, openPostgres } from "../storage/pg/pgDatabase.ts";
+import { closePostgres, isPostgresUrl, openPostgres, unreachable } from "../storage/pg/pgDatabase.ts";
 import { PgKeyStore } from "../storage/pg/pgKeyStore.ts";
 import { PgVersionWatch } from "../storage/pg/versionWatch.ts";
 import type { ConsoleLinkStorePort, ConsoleSessionStorePort, KeyStorePort } from "../storage/ports.ts";
-import { DatabaseNotWritableError, storageFaultOf } from "../storage/storageFault.ts";
 import { UsageError } from "./cliSupport.ts";
 
 /** The --db / --database-url flags of the commands that manage keys and console access. */
@@ -72,12 +71,4 @@ export function postgresUrlOf(values: { db?: string; "database-url"?: string }, 
   if (url === undefined || url === "") return undefined;
   if (!isPostgresUrl(url)) throw new UsageError("--database-url / DATABASE_URL must be a postgres:// or postgresql:// URL.");
   return url;
-}
-
-/** PostgreSQL out of reach: one line naming the server (never its password), exit 1. */
-export function unreachable(error: unknown, url: string): unknown {
-  if (storageFaultOf(error) !== "unavailable") return error;
-  const { hostname, port } = new URL(url);
-  const detail = error instanceof Error ? error.message : String(error);
-  return new DatabaseNotWritableError(`Cannot reach PostgreSQL at ${hostname}:${port || 5432} (${detail}). Check DATABASE_URL and that the server is up.`);
 }

@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { runsOverPostgres } from "../support/server.ts";
-import { createTestPgDatabase } from "../support/testDatabase.ts";
+import { createTestPgDatabase, onPostgres } from "../support/testDatabase.ts";
 
 export const REPO = resolve(import.meta.dir, "../..");
 const MAIN = join(REPO, "src/main.ts");
@@ -35,7 +34,7 @@ const testFolders = new Set<string>();
  * that path shares it. Paths elsewhere (e.g. a nonexistent folder, to test errors) get nothing.
  */
 async function onPostgresToo(args: string[], env: Record<string, string>): Promise<Record<string, string>> {
-  if (env.DATABASE_URL || !(await runsOverPostgres())) return {};
+  if (env.DATABASE_URL || !onPostgres) return {};
   const flag = args.indexOf("--db");
   const path = flag >= 0 ? args[flag + 1] : env.DATABASE_PATH;
   if (!path || !testFolders.has(dirname(resolve(path)))) return {};

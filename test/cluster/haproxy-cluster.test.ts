@@ -24,16 +24,6 @@ await admin.unsafe(`CREATE DATABASE "${DATABASE}"`);
 const databaseUrl = Object.assign(new URL(pg.url), { pathname: `/${DATABASE}` }).toString();
 const db = postgres(databaseUrl, { max: 2, onnotice: () => {} });
 
-/**
- * Whether `serve` and the CLI store in PostgreSQL when given DATABASE_URL: a key made by
- * `keys create` must land in PostgreSQL. Before startApp is wired to PostgreSQL they ignore it
- * (and use a SQLite file), and this file is skipped, saying so.
- * TODO(lead): once the wiring is on main, delete this probe and `describe.skipIf(!wired)` below.
- */
-const probe = await runCli(["keys", "create", "--workspace", "probe", "--json"], env("probe"));
-const wired = probe.code === 0 && (await db`SELECT to_regclass('api_keys') IS NOT NULL AS ok`)[0]!.ok && (await db`SELECT id FROM api_keys`).length > 0;
-if (!wired) console.warn("test/cluster/haproxy-cluster: skipped: startApp does not store in PostgreSQL yet (DATABASE_URL is ignored).");
-
 function env(name: string): Record<string, string> {
   // Each instance its own file path (the local directory replica, once it exists); one shared database.
   return { DATABASE_URL: databaseUrl, DATABASE_PATH: tmp.path(`${name}.db`), ...(redis ? { REDIS_URL: redis.url } : {}) };
@@ -64,7 +54,7 @@ afterAll(async () => {
   tmp.remove();
 });
 
-describe.skipIf(!wired)("three instances behind HAProxy over one PostgreSQL and one Redis", () => {
+describe("three instances behind HAProxy over one PostgreSQL and one Redis", () => {
   beforeAll(async () => {
     redis = await startRedis();
     expect((await runCli(["seed", "--brokers", "30", "--reviews-per-broker", "1"], env("cli"))).code).toBe(0);

@@ -32,7 +32,8 @@ afterAll(async () => {
   await Promise.all(instances.map((instance) => instance.proc.exited));
   await redis?.stop();
   tmp.remove();
-});
+  // An instance may take up to its shutdown grace (10 s) for a connection still open.
+}, 20_000);
 
 const get = (base: string, key: string) => fetch(`${base}/api/v1/brokers?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
 

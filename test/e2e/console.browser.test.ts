@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
 import { runCli } from "../cli/cliHarness.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { databaseFlags, startTestServer, type TestServer } from "../support/server.ts";
 import { launchChromium } from "./browser.ts";
 import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
 
@@ -51,7 +51,7 @@ async function consolePage(context: BrowserContext): Promise<{ page: Page; probl
 
 /** The operator's step: `console-link --workspace acme --json`, against the running server's database. */
 async function consoleLink(): Promise<string> {
-  const result = await runCli(["console-link", "--workspace", "acme", "--json", "--url", server.url, "--db", server.databasePath]);
+  const result = await runCli(["console-link", "--workspace", "acme", "--json", "--url", server.url, ...databaseFlags(server)]);
   expect({ code: result.code, stderr: result.stderr, printed: result.stdout.length > 0 }).toEqual({ code: 0, stderr: "", printed: true });
   return (JSON.parse(result.stdout) as { url: string }).url;
 }

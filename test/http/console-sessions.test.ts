@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { consoleLinkCommand } from "../../src/cli/consoleLinkCommand.ts";
 import { createLogger } from "../../src/log.ts";
 import { consoleRequest, cookieOf, signIn, signInPath } from "../support/console.ts";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { databaseFlags, startTestServer, type TestServer } from "../support/server.ts";
 
 const HOUR = 3_600_000;
 let server: TestServer;
@@ -137,7 +137,7 @@ describe("sessions", () => {
     const log = console.log;
     console.log = (line: string) => printed.push(line);
     try {
-      await consoleLinkCommand(["--workspace", "ending", "--end-sessions", "--json", "--db", server.databasePath], server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {});
+      await consoleLinkCommand(["--workspace", "ending", "--end-sessions", "--json", ...databaseFlags(server)], {});
     } finally {
       console.log = log;
     }

@@ -55,7 +55,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dir = options.databasePath ? undefined : mkdtempSync(join(tmpdir(), "broker-directory-test-"));
   const databasePath = options.databasePath ?? join(dir!, "directory.db");
-  const pg = (await runsOverPostgres()) ? await createTestPgDatabase(options.databasePath) : undefined;
+  const pg = onPostgres ? await createTestPgDatabase(options.databasePath) : undefined;
   const app = await startApp({
     databasePath,
     ...(pg ? { databaseUrl: pg.url, redisUrl: process.env.TEST_REDIS_URL || undefined } : {}),
@@ -95,37 +95,6 @@ export async function startTestServer(
   };
 }
 
-let probe: Promise<boolean> | undefined;
-
-/**
- * Whether the suite runs over PostgreSQL: TEST_DATABASE=postgres, and startApp really stores in
- * PostgreSQL when given databaseUrl (checked once per process: a key made through an app started
- * over a fresh database must land in that database). Until startApp is wired to PostgreSQL it
- * ignores databaseUrl; the servers then run over SQLite, said once, and tests that read their
- * database read SQLite.
- */
-export function runsOverPostgres(): Promise<boolean> {
-  return (probe ??= (async () => {
-    if (!onPostgres) return false;
-    const dir = mkdtempSync(join(tmpdir(), "broker-directory-probe-"));
-    const pg = await createTestPgDatabase();
-    try {
-      const app = await startApp({ databasePath: join(dir, "probe.db"), databaseUrl: pg.url, port: 0, hostname: "127.0.0.1", demo: false, logger: createLogger("silent") });
-      try {
-        await app.services.keys.create({ workspace: "probe" }, Date.now());
-      } finally {
-        await app.stop(1_000);
-      }
-      const keys = await workspaceRows("SELECT id FROM api_keys", [], pg, "");
-      if (keys.length === 0) console.warn("TEST_DATABASE=postgres: startApp does not store in PostgreSQL yet (databaseUrl ignored); the servers run over SQLite.");
-      return keys.length > 0;
-    } finally {
-      await pg.drop();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  })());
-}
-
 type SqlParam = string | number | null;
 
 async function workspaceRows<T>(sql: string, params: SqlParam[], pg: TestPgDatabase | undefined, databasePath: string): Promise<T[]> {
@@ -144,4 +113,9 @@ async function workspaceRows<T>(sql: string, params: SqlParam[], pg: TestPgDatab
   } finally {
     await client.end();
   }
+}
+
+/** The CLI flags that point a command at this server's database (PostgreSQL's URL, or the SQLite file). */
+export function databaseFlags(server: Pick<TestServer, "databaseUrl" | "databasePath">): string[] {
+  return server.databaseUrl ? ["--database-url", server.databaseUrl] : ["--db", server.databasePath];
 }

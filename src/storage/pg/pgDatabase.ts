@@ -1,6 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import * as schema from "../../../db/schema.pg.ts";
+import { DatabaseNotWritableError, storageFaultOf } from "../storageFault.ts";
 
 /**
  * A PostgreSQL database (DATABASE_URL) through postgres.js: the driver because it holds a
@@ -36,4 +37,12 @@ export function isPostgresUrl(url: string): boolean {
 /** Closes the pool, letting running statements finish for up to `seconds`. */
 export async function closePostgres(db: PgDb, seconds = 5): Promise<void> {
   await db.$client.end({ timeout: seconds });
+}
+
+/** PostgreSQL out of reach: one line naming the server (never its password), exit 1. */
+export function unreachable(error: unknown, url: string): unknown {
+  if (storageFaultOf(error) !== "unavailable") return error;
+  const { hostname, port } = new URL(url);
+  const detail = error instanceof Error ? error.message : String(error);
+  return new DatabaseNotWritableError(`Cannot reach PostgreSQL at ${hostname}:${port || 5432} (${detail}). Check DATABASE_URL and that the server is up.`);
 }

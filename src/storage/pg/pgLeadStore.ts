@@ -52,6 +52,10 @@ export class PgLeadStore implements LeadStorePort {
   /** Appends a history entry and makes its status the lead's current one, in one transaction. */
   async appendEvent(event: Omit<StoredLeadEvent, "id">): Promise<void> {
     await this.pg.transaction(async (tx) => {
+      // The lead's row lock first: two changes at once take their history ids in the order they
+      // write the status, so the later entry is always the current status (as SQLite's single
+      // writer guarantees). Without it, the first to number its entry could write the status last.
+      await tx.select({ id: leads.id }).from(leads).where(eq(leads.id, event.leadId)).for("update");
       await tx.insert(leadEvents).values(event);
       await tx.update(leads).set({ status: event.status }).where(eq(leads.id, event.leadId));
     });

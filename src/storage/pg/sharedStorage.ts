@@ -1,0 +1,62 @@
+import { loadCarriersPg } from "../../../db/seed/loadCarriers.ts";
+import { ensureDemoDirectoryPg } from "../../demo/ensureDemoData.ts";
+import type { Logger } from "../../log.ts";
+import type { DirectoryDb } from "../database.ts";
+import type { WorkspaceStorePorts } from "../ports.ts";
+import { DirectoryReplica } from "./directoryReplica.ts";
+import { migratePg } from "./migratePg.ts";
+import { closePostgres, openPostgres, unreachable, type PgDb } from "./pgDatabase.ts";
+import { createPgStores } from "./pgStores.ts";
+
+/** What an instance over PostgreSQL (DATABASE_URL) reads and writes, opened and ready to serve. */
+export interface SharedStorage {
+  pg: PgDb;
+  /** This instance's directory replica: what BrokerStore and CarrierStore read. */
+  replica: DirectoryReplica;
+  /** The workspace stores over PostgreSQL, for createServices' overrides. */
+  stores: WorkspaceStorePorts;
+  /** The SQLite database the directory stores read (the replica's file). */
+  db: DirectoryDb;
+  migrationsApplied: string[];
+  /** Demo brokers this start wrote into PostgreSQL (0 when its directory was not empty). */
+  loadedBrokers: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens PostgreSQL for `serve`: migrations (under the advisory lock: instances starting at once
+ * migrate once), the carrier catalogue and, if asked, the demo directory into an empty one
+ * (under a lock too), then the workspace stores and the directory replica, loaded before the
+ * first request. PostgreSQL out of reach fails the start with one line that names the server,
+ * never the password; whatever was opened is closed again.
+ */
+export async function openSharedStorage(url: string, log: Logger, options: { demo: boolean }): Promise<SharedStorage> {
+  const pg = openPostgres(url);
+  let stopStores: (() => Promise<void>) | undefined;
+  try {
+    const { applied } = await migratePg(pg);
+    await loadCarriersPg(pg);
+    const loadedBrokers = options.demo ? await ensureDemoDirectoryPg(pg) : 0;
+    const running = await createPgStores(pg, log);
+    stopStores = running.stop;
+    const replica = await DirectoryReplica.open(pg, { log });
+    return {
+      pg,
+      replica,
+      stores: running.stores,
+      db: replica.db,
+      migrationsApplied: applied,
+      loadedBrokers,
+      async close() {
+        await running.stop();
+        await replica.close();
+        await closePostgres(pg);
+        log.info("database closed");
+      },
+    };
+  } catch (error) {
+    await stopStores?.().catch(() => {});
+    await closePostgres(pg, 0).catch(() => {});
+    throw unreachable(error, url);
+  }
+}
