@@ -4,6 +4,7 @@ import { formatTrpcError } from "../adapters/trpc/errorFormatter.ts";
 import type { Principal, Surface } from "../auth/admitRequest.ts";
 import type { Scope } from "../auth/scopes.ts";
 import type { Services } from "../services.ts";
+import { refuseNulInWrite } from "./nulInput.ts";
 
 /** What every procedure call knows about its request. Built by the adapter, after admission. */
 export interface Context {
@@ -54,5 +55,8 @@ export function scopedProcedure(scope: Scope) {
     }
     // tRPC merges this into the context; spreading ctx here would copy it twice per call.
     return next({ ctx: { principal: ctx.principal } });
+  }).use(async ({ type, getRawInput, next }) => {
+    if (type === "mutation") refuseNulInWrite(await getRawInput());
+    return next();
   });
 }

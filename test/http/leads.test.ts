@@ -191,3 +191,23 @@ describe("GET /api/v1/leads", () => {
     expect(embed.status).toBe(403);
   });
 });
+
+// PostgreSQL cannot store U+0000 (SQLite can): writes refuse it on both, lookups with it find nothing.
+describe("the NUL character", () => {
+  test.each([["name", { ...lead, name: "Marie\u0000 Tremblay" }], ["notes", { ...lead, notes: "call\u0000me" }]] as const)(
+    "in %s: 422 naming the field, nothing stored",
+    async (field, body) => {
+      const total = async () => ((await (await server.request("/api/v1/leads?limit=1", { key: keyA })).json()) as { pagination: { total: number } }).pagination.total;
+      const before = await total();
+      const res = await post("/api/v1/leads", body);
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as Failure).error).toBe(`${field}: must not contain the NUL character (U+0000). Remove it and send again.`);
+      expect(await total()).toBe(before);
+    },
+  );
+
+  test("a lead or quote id with one is simply not found", async () => {
+    expect((await server.request("/api/v1/leads/ld_%00", { key: keyA })).status).toBe(404);
+    expect((await server.request("/api/v1/embed/quotes/%00", { key: keyA })).status).toBe(404);
+  });
+});

@@ -37,7 +37,12 @@ export const comparePolicies = scopedProcedure("quotes:write")
   .input(comparePoliciesInput)
   .output(comparePoliciesOutput)
   .mutation(async ({ ctx, input }) => {
-    const [a, b] = await Promise.all([resolvePolicy(ctx, input.policyA, "policyA"), resolvePolicy(ctx, input.policyB, "policyB")]);
+    // Both looked up at once, but a refusal always names policyA first when both fail (the
+    // order the caller wrote them), whichever lookup a network database answers first.
+    const [settledA, settledB] = await Promise.allSettled([resolvePolicy(ctx, input.policyA, "policyA"), resolvePolicy(ctx, input.policyB, "policyB")]);
+    if (settledA.status === "rejected") throw settledA.reason;
+    if (settledB.status === "rejected") throw settledB.reason;
+    const [a, b] = [settledA.value, settledB.value];
     const d = differencesOf(a.policy, b.policy);
     return {
       policyA: a.view,

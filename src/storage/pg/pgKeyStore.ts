@@ -15,7 +15,7 @@ import {
 import type { KeyStorePort } from "../ports.ts";
 import type { StorageHealth } from "../storageHealth.ts";
 import { VersionedCache } from "../versionedCache.ts";
-import type { PgDb } from "./pgDatabase.ts";
+import { storable, type PgDb } from "./pgDatabase.ts";
 import type { PgVersionWatch } from "./versionWatch.ts";
 
 /** What a listing shows of a key: every column but the hash. */
@@ -147,6 +147,7 @@ export class PgKeyStore implements KeyStorePort {
 
   /** A key of this workspace (another workspace's key is not found, like an unknown id). */
   async findIn(id: string, workspaceId: string): Promise<KeyListing | undefined> {
+    if (!storable(id)) return undefined;
     const [row] = await this.listing().where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId)));
     return row;
   }

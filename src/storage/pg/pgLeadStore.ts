@@ -3,7 +3,7 @@ import { leadEvents, leads } from "../../../db/schema.pg.ts";
 import { foldText } from "../../domain/text.ts";
 import { leadConditions, SEARCH_SCAN_LIMIT, type LeadFilter, type StoredLead, type StoredLeadEvent } from "../leadStore.ts";
 import type { LeadStorePort } from "../ports.ts";
-import type { PgDb } from "./pgDatabase.ts";
+import { storable, type PgDb } from "./pgDatabase.ts";
 
 /** A lead's columns as SQLite has them: `seq` orders the rows and is nobody else's business. */
 const { seq: _seq, ...LEAD_COLUMNS } = getTableColumns(leads);
@@ -40,6 +40,7 @@ export class PgLeadStore implements LeadStorePort {
   }
 
   async find(id: string, workspaceId: string): Promise<StoredLead | undefined> {
+    if (!storable(id)) return undefined;
     const [row] = await this.pg.select(LEAD_COLUMNS).from(leads).where(and(eq(leads.id, id), eq(leads.workspaceId, workspaceId)));
     return row;
   }

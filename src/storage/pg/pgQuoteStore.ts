@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { quoteOffers, quotes } from "../../../db/schema.pg.ts";
 import type { QuoteStorePort } from "../ports.ts";
 import { storedQuote, type StoredQuote } from "../quoteStore.ts";
-import type { PgDb } from "./pgDatabase.ts";
+import { storable, type PgDb } from "./pgDatabase.ts";
 
 /** QuoteStore over PostgreSQL (see src/storage/quoteStore.ts for the behaviour, kept identical). */
 export class PgQuoteStore implements QuoteStorePort {
@@ -23,6 +23,7 @@ export class PgQuoteStore implements QuoteStorePort {
 
   /** The workspace's quote with that id; undefined for an unknown id or another workspace's. */
   async find(id: string, workspaceId: string): Promise<StoredQuote | undefined> {
+    if (!storable(id)) return undefined;
     const [row] = await this.pg.select().from(quotes).where(and(eq(quotes.id, id), eq(quotes.workspaceId, workspaceId)));
     if (!row) return undefined;
     return storedQuote(row, await this.pg.select().from(quoteOffers).where(eq(quoteOffers.quoteId, id)).orderBy(asc(quoteOffers.position)));
