@@ -4,6 +4,21 @@ import type { DirectoryDb } from "./database.ts";
 export class SchemaTooNewError extends Error {}
 
 /**
+ * A database that has migrations this binary does not know was written by a newer version:
+ * refuse it rather than run old code against a schema it does not understand (either dialect).
+ */
+export function refuseNewerSchema(done: ReadonlySet<string>, migrations: readonly { tag: string }[]): void {
+  const known = new Set(migrations.map((m) => m.tag));
+  const unknown = [...done].filter((tag) => !known.has(tag));
+  if (unknown.length > 0) {
+    throw new SchemaTooNewError(
+      `This database was migrated by a newer version of Broker Directory (migrations ${unknown.join(", ")}). ` +
+        "Run the newer binary, or restore a backup taken before the upgrade.",
+    );
+  }
+}
+
+/**
  * Applies the embedded migrations that this database has not seen, each in its own
  * transaction. A database that has migrations this binary does not know was written by a
  * newer version: refuse it rather than run old code against a schema it does not understand.
@@ -16,14 +31,7 @@ export function migrate(db: DirectoryDb): { applied: string[] } {
   const done = new Set(
     client.query<{ tag: string }, []>("SELECT tag FROM schema_migrations").all().map((r) => r.tag),
   );
-  const known = new Set(MIGRATIONS.map((m) => m.tag));
-  const unknown = [...done].filter((tag) => !known.has(tag));
-  if (unknown.length > 0) {
-    throw new SchemaTooNewError(
-      `This database was migrated by a newer version of Broker Directory (migrations ${unknown.join(", ")}). ` +
-        "Run the newer binary, or restore a backup taken before the upgrade.",
-    );
-  }
+  refuseNewerSchema(done, MIGRATIONS);
   const applied: string[] = [];
   for (const migration of MIGRATIONS) {
     if (done.has(migration.tag)) continue;

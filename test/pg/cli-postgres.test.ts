@@ -57,6 +57,19 @@ describe("migrate, seed and backup with DATABASE_URL", () => {
     expect(result.stderr + result.stdout).not.toContain("s3cret-Pa55");
   });
 
+  test("a database migrated by a newer binary is refused with a clear message, exit 1, and left as it was", async () => {
+    await database.pg.$client`INSERT INTO schema_migrations (tag, applied_at) VALUES ('9999_from_the_future', 0)`;
+    try {
+      const result = await runCli(["migrate"], { DATABASE_URL: database.url });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("migrated by a newer version of Broker Directory (migrations 9999_from_the_future)");
+      const [row] = await database.pg.$client<{ n: number }[]>`SELECT count(*)::int AS n FROM brokers`;
+      expect(row!.n).toBe(25);
+    } finally {
+      await database.pg.$client`DELETE FROM schema_migrations WHERE tag = '9999_from_the_future'`;
+    }
+  });
+
   test("a DATABASE_URL that is not PostgreSQL is a usage error that does not repeat it", async () => {
     const result = await runCli(["seed"], { DATABASE_URL: "mysql://root:hunter2@db/x" });
     expect(result.code).toBe(2);

@@ -1,5 +1,5 @@
 import { PG_MIGRATIONS } from "../../../db/migrationsPg.ts";
-import { SchemaTooNewError } from "../migrate.ts";
+import { refuseNewerSchema } from "../migrate.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
 /**
@@ -18,14 +18,7 @@ export async function migratePg(db: PgDb): Promise<{ applied: string[] }> {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS schema_migrations (tag text PRIMARY KEY, applied_at bigint NOT NULL)`;
     const done = new Set((await tx<{ tag: string }[]>`SELECT tag FROM schema_migrations`).map((r) => r.tag));
-    const known = new Set(PG_MIGRATIONS.map((m) => m.tag));
-    const unknown = [...done].filter((tag) => !known.has(tag));
-    if (unknown.length > 0) {
-      throw new SchemaTooNewError(
-        `This database was migrated by a newer version of Broker Directory (migrations ${unknown.join(", ")}). ` +
-          "Run the newer binary, or restore a backup taken before the upgrade.",
-      );
-    }
+    refuseNewerSchema(done, PG_MIGRATIONS);
     const applied: string[] = [];
     for (const migration of PG_MIGRATIONS) {
       if (done.has(migration.tag)) continue;
