@@ -89,6 +89,29 @@ describe("three instances behind HAProxy over one PostgreSQL and one Redis", () 
     for (const ms of refusedAfter) expect(ms).toBeLessThan(2_000);
   }, 30_000);
 
+  test("a broker unpublished and a review added in PostgreSQL are seen by every instance within a second", async () => {
+    const { key } = await createKey("directory");
+    const [broker] = await db<{ id: number; slug: string; review_count: number }[]>`SELECT id, slug, review_count FROM brokers WHERE published ORDER BY id LIMIT 1`;
+    const [other] = await db<{ id: number; slug: string; review_count: number }[]>`SELECT id, slug, review_count FROM brokers WHERE published ORDER BY id DESC LIMIT 1`;
+    for (const instance of instances) expect((await get(instance.url, key, `/api/v1/brokers/${broker!.slug}`)).status).toBe(200); // cached everywhere
+    const changedAt = Date.now();
+    await db`UPDATE brokers SET published = false WHERE id = ${broker!.id}`;
+    await db`INSERT INTO reviews (id, broker_id, author_name, rating, title, body, published, created_at)
+             VALUES ((SELECT coalesce(max(id), 0) + 1 FROM reviews), ${other!.id}, 'Cluster Test', 5, 'Seen everywhere', 'Within a second.', true, ${changedAt})`;
+    const seenAfter = await Promise.all(
+      instances.map(async (instance) => {
+        while (Date.now() - changedAt < 2_000) {
+          const gone = (await get(instance.url, key, `/api/v1/brokers/${broker!.slug}`)).status === 404;
+          const detail = (await (await get(instance.url, key, `/api/v1/brokers/${other!.slug}`)).json()) as { data: { reviewCount: number } };
+          if (gone && detail.data.reviewCount === other!.review_count + 1) return Date.now() - changedAt;
+          await Bun.sleep(50);
+        }
+        return Infinity;
+      }),
+    );
+    for (const ms of seenAfter) expect(ms).toBeLessThan(2_000);
+  }, 30_000);
+
   test("kill -9 of one instance during a lead-write storm loses no acknowledged lead, and the others keep answering", async () => {
     const { key } = await createKey("storm");
     const acknowledged: string[] = [];
