@@ -68,5 +68,9 @@ sqliteOnly("a download still running at the deadline is cut, and that is logged"
   await download.started;
   server.proc.kill("SIGTERM");
   expect(await server.proc.exited).toBe(0);
-  expect(server.output()).toMatch(/"msg":"shutdown grace period over: cutting the responses still in flight","graceMs":1000,"responses":\d+,"streams":\d+,"unsentBytes":[1-9]\d*/);
+  // unsentBytes is the kernel's send queue at that instant: on a busy machine it can be empty for
+  // a moment while Bun still holds the rest, so the count is logged but the cut is proved by curl.
+  expect(server.output()).toMatch(/"msg":"shutdown grace period over: cutting the responses still in flight","graceMs":1000,"responses":\d+,"streams":\d+,"unsentBytes":\d+/);
+  const { code } = await download.done;
+  expect(code).not.toBe(0); // curl: the transfer ended before the whole body (18, partial file)
 }, 60_000);
