@@ -44,7 +44,7 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
     return toolError(/[.!?]$/.test(text) ? text : `${text}.`);
   }
   try {
-    const result = await tool.call(context.caller, args);
+    const result = await tool.call(context.procedureContext, args);
     const answer = { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as JsonObject };
     if (cacheKey === undefined) return answer;
     const json = JSON.stringify(answer);

@@ -1,5 +1,5 @@
 import { admit, type Admission } from "../../auth/admitRequest.ts";
-import { createCaller } from "../../router/appRouter.ts";
+import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvResponse } from "../http/csvResponse.ts";
@@ -109,15 +109,15 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     version: number,
   ): Promise<Response> {
     try {
-      const caller = createCaller({
+      const ctx: Context = {
         services,
         principal: admission.principal,
         surface: route.surface,
         requestId: info.requestId,
         baseUrl: info.baseUrl,
-      });
+      };
       const body = route.body ? await readJsonBody(request) : undefined;
-      const result = await route.call(caller, { params, query: queryObject(url), body, request });
+      const result = await route.call(ctx, { params, query: queryObject(url), body, request });
       if (route.envelope === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], rateLimitHeaders(admission.rate));
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
       if (cacheKey !== undefined) responses.set(cacheKey, version, info.baseUrl, text);
