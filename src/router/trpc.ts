@@ -19,6 +19,14 @@ export interface Context {
 
 export interface Meta {
   scope?: Scope;
+  /**
+   * The answer is built by our own code from typed rows (no outside text decides its shape),
+   * so REST and MCP, which call in process, skip re-checking it against the output schema:
+   * on an uncached search that check cost as much as the search itself. tRPC's own surface
+   * still checks it, and test/unit/trusted-output.test.ts proves that the answers of every
+   * such procedure are already exactly what the schema makes of them, byte for byte.
+   */
+  trustedOutput?: true;
 }
 
 // isDev false: tRPC would otherwise put stack traces in error responses unless NODE_ENV is
