@@ -37,10 +37,11 @@ export interface ProcedureDefinition {
  * levels. Those cost an uncached search more than its input parsing, search and output check
  * together. Mirrors callRecursive and createProcedureCaller of @trpc/server 11
  * (test/unit/invoke-procedure.test.ts holds answers and errors equal to the caller's), with
- * one difference on purpose: a procedure whose meta says trustedOutput skips tRPC's output
- * check (see Meta in trpc.ts).
+ * two differences on purpose: a procedure whose meta says trustedOutput skips tRPC's output
+ * check (see Meta in trpc.ts), and an input the adapter already parsed with the procedure's
+ * own schema is not parsed again.
  */
-export async function invokeProcedure(definition: ProcedureDefinition, path: string, ctx: Context, input: unknown): Promise<unknown> {
+export async function invokeProcedure(definition: ProcedureDefinition, path: string, ctx: Context, input: unknown, parsed?: unknown): Promise<unknown> {
   const result = await callFrom(0, definition, {
     path,
     type: definition.type,
@@ -49,17 +50,20 @@ export async function invokeProcedure(definition: ProcedureDefinition, path: str
     getRawInput: () => Promise.resolve(input),
     signal: undefined,
     batchIndex: 0,
-  });
+  }, parsed);
   if (!result) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "No result from middlewares - did you forget to `return next()`?" });
   if (!result.ok) throw result.error;
   return result.data;
 }
 
-async function callFrom(index: number, definition: ProcedureDefinition, options: MiddlewareOptions): Promise<MiddlewareResult> {
+/** `parsed`: the input already parsed by the procedure's schema (see callProcedure), until the input check. */
+async function callFrom(index: number, definition: ProcedureDefinition, options: MiddlewareOptions, parsed: unknown): Promise<MiddlewareResult> {
   try {
     const middleware = definition.middlewares[index]!;
     // Skipped as if it called next() and handed the result on unchanged.
-    if (middleware._type === "output" && definition.meta?.trustedOutput) return await callFrom(index + 1, definition, options);
+    if (middleware._type === "output" && definition.meta?.trustedOutput) return await callFrom(index + 1, definition, options, parsed);
+    // Skipped as if it had parsed the raw input into what the adapter parsed with the same schema.
+    if (middleware._type === "input" && parsed !== undefined) return await callFrom(index + 1, definition, { ...options, input: parsed }, undefined);
     return await middleware({
       ...options,
       meta: definition.meta,
@@ -69,7 +73,7 @@ async function callFrom(index: number, definition: ProcedureDefinition, options:
           ctx: nextOptions?.ctx ? { ...(options.ctx as object), ...nextOptions.ctx } : options.ctx,
           input: nextOptions && "input" in nextOptions ? nextOptions.input : options.input,
           getRawInput: nextOptions?.getRawInput ?? options.getRawInput,
-        });
+        }, parsed);
       },
     });
   } catch (cause) {

@@ -51,9 +51,11 @@ export function procedurePaths(): ProcedurePath[] {
  * Calls the procedure at `path` in context `ctx`, with input the procedure itself validates
  * (adapters hand over what came off the wire): its middlewares, input and output checks run
  * as through tRPC's caller (see invokeProcedure for why not through the caller itself).
+ * `parsed`, when given, is what the procedure's own input schema (procedureFacts' `input`)
+ * already made of `input` in this request: the input check then is not run twice.
  */
-export function callProcedure(ctx: Context, path: ProcedurePath, input: unknown): Promise<unknown> {
-  return invokeProcedure(definitionOf(path), path, ctx, input);
+export function callProcedure(ctx: Context, path: ProcedurePath, input: unknown, parsed?: unknown): Promise<unknown> {
+  return invokeProcedure(definitionOf(path), path, ctx, input, parsed);
 }
 
 function definitionOf(path: ProcedurePath): ProcedureDef {

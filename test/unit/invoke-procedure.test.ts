@@ -6,7 +6,7 @@ import type { Principal } from "../../src/auth/admitRequest.ts";
 import type { Scope } from "../../src/auth/scopes.ts";
 import { createLogger } from "../../src/log.ts";
 import { createCaller } from "../../src/router/appRouter.ts";
-import { callProcedure, type ProcedurePath } from "../../src/router/procedureCatalog.ts";
+import { callProcedure, procedureFacts, type ProcedurePath } from "../../src/router/procedureCatalog.ts";
 import type { Context } from "../../src/router/trpc.ts";
 import { createServices } from "../../src/services.ts";
 import { closeDatabase, openDatabase } from "../../src/storage/database.ts";
@@ -76,4 +76,13 @@ test("the comparison can fail: a refused call differs from an answered one", asy
   expect(refused.viaInvoke).toHaveProperty("error.code", "FORBIDDEN");
   expect(answered.viaInvoke).toHaveProperty("value.pagination.total", 2);
   expect(refused.viaInvoke).not.toEqual(answered.viaInvoke);
+});
+
+test("an input the adapter already parsed with the procedure's schema answers as the raw input does", async () => {
+  const raw = { q: "maple", facets: "language", sort: "relevance", limit: "5" };
+  const parsed = procedureFacts("brokers.search").input.parse(raw);
+  const { viaCaller } = await both("brokers.search", ["brokers:read"], raw);
+  const viaParsed = await outcome(() => callProcedure(contextFor(["brokers:read"]), "brokers.search", raw, parsed));
+  expect(viaParsed).toEqual(viaCaller);
+  expect(viaParsed).toHaveProperty("value.pagination.total", 1);
 });

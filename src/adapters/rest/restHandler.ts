@@ -13,7 +13,7 @@ import { BROKER_PHOTO_ROUTE, brokerPhotoSlug, serveBrokerPhoto } from "../static
 import { isEmbedPath, optionsResponse, withEmbedCors } from "./cors.ts";
 import { compilePaths, matchPath } from "./pathMatcher.ts";
 import { ResponseCache } from "./responseCache.ts";
-import { ResponseCacheKeys } from "./responseCacheKey.ts";
+import { ResponseCacheKeys, type ParsedInput } from "./responseCacheKey.ts";
 import { queryObject, type RestRoute } from "./restRoute.ts";
 
 /** Memory for cached directory answers (see ResponseCache): 32 MiB and 10,000 answers at most. */
@@ -89,13 +89,14 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     info.keyId = admission.principal.keyId;
 
     // A key without the route's scope goes on to the procedure, which refuses it in its words.
-    const cacheKey = route.directoryRead && admission.principal.scopes.has(route.scope) ? cacheKeys.of(route, params, url) : undefined;
+    const parsedInput: ParsedInput = {};
+    const cacheKey = route.directoryRead && admission.principal.scopes.has(route.scope) ? cacheKeys.of(route, params, url, parsedInput) : undefined;
     const version = cacheKey === undefined ? 0 : services.brokers.version();
     if (cacheKey !== undefined) {
       const cached = responses.get(cacheKey, version, info.baseUrl);
       if (cached !== undefined) return admittedJson(cached, 200, admission.rate, info);
     }
-    return callRoute(request, url, info, route, params, admission, cacheKey, version);
+    return callRoute(request, url, info, route, params, admission, cacheKey, version, parsedInput);
   }
 
   async function callRoute(
@@ -107,6 +108,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     admission: Extract<Admission, { ok: true }>,
     cacheKey: string | undefined,
     version: number,
+    parsedInput: ParsedInput,
   ): Promise<Response> {
     try {
       const ctx: Context = {
@@ -117,7 +119,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
         baseUrl: info.baseUrl,
       };
       const body = route.body ? await readJsonBody(request) : undefined;
-      const result = await route.call(ctx, { params, query: queryObject(url), body, request });
+      const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
       if (route.envelope === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], rateLimitHeaders(admission.rate));
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
       if (cacheKey !== undefined) responses.set(cacheKey, version, info.baseUrl, text);

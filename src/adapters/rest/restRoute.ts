@@ -46,7 +46,8 @@ export interface RestRoute extends RestRouteSpec {
   /** Zod schemas of the procedure behind the route (for the OpenAPI document). */
   input: z.ZodType;
   output: z.ZodType;
-  call: (ctx: Context, request: RestRequest) => Promise<unknown>;
+  /** `parsed`: the input the route's own schema made of this request, when the adapter has it (the call skips parsing it again). */
+  call: (ctx: Context, request: RestRequest, parsed?: unknown) => Promise<unknown>;
 }
 
 /**
@@ -60,9 +61,9 @@ export function restRoute(spec: RestRouteSpec): RestRoute {
     scope: facts.scope,
     input: facts.input,
     output: facts.output,
-    call: (ctx, { params, query, body }) =>
+    call: (ctx, { params, query, body }, parsed) =>
       // Path parameters (a lead's id in PATCH /leads/:leadId) join the body's fields.
-      callProcedure(ctx, spec.procedure, spec.body ? withPathParams(body, params) : queryInput(spec, params, query)),
+      callProcedure(ctx, spec.procedure, spec.body ? withPathParams(body, params) : queryInput(spec, params, query), parsed),
   };
 }
 
