@@ -1,7 +1,9 @@
 import type { AnyProcedure } from "@trpc/server";
 import type { z } from "zod";
 import type { Scope } from "../auth/scopes.ts";
-import { appRouter, type AppRouter, type Caller } from "./appRouter.ts";
+import { appRouter, type AppRouter } from "./appRouter.ts";
+import { invokeProcedure, type ProcedureDefinition } from "./invokeProcedure.ts";
+import type { Context } from "./trpc.ts";
 
 /** "brokers.search" | "reviews.list" | …: every procedure's tRPC path, derived from the router. */
 type PathsOf<T, Prefix extends string = ""> = {
@@ -19,8 +21,7 @@ export interface ProcedureFacts {
   output: z.ZodType;
 }
 
-interface ProcedureDef {
-  type: "query" | "mutation" | "subscription";
+interface ProcedureDef extends ProcedureDefinition {
   inputs: unknown[];
   output?: unknown;
   meta?: { scope?: Scope };
@@ -32,10 +33,7 @@ interface ProcedureDef {
  * capability cannot be wired without them.
  */
 export function procedureFacts(path: ProcedurePath): ProcedureFacts {
-  // tRPC types `procedures` as the nested record; at run time it is flat, keyed by dotted path.
-  const procedure = (appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef } | undefined>)[path];
-  if (!procedure) throw new Error(`No procedure at ${path}.`);
-  const { type, inputs, output, meta } = procedure._def;
+  const { type, inputs, output, meta } = definitionOf(path);
   if (type === "subscription") throw new Error(`${path}: subscriptions have no REST or MCP form.`);
   if (!meta?.scope) throw new Error(`${path}: a procedure must declare its scope (scopedProcedure).`);
   if (inputs.length !== 1 || !isZod(inputs[0]) || !isZod(output)) {
@@ -50,14 +48,21 @@ export function procedurePaths(): ProcedurePath[] {
 }
 
 /**
- * Calls the procedure at `path` through a caller, with input the procedure itself validates
- * (adapters hand over what came off the wire). The caller is tRPC's proxy: walking the path
- * segment by segment reaches the same function as `caller.brokers.search`.
+ * Calls the procedure at `path` in context `ctx`, with input the procedure itself validates
+ * (adapters hand over what came off the wire): its middlewares, input and output checks run
+ * as through tRPC's caller (see invokeProcedure for why not through the caller itself).
+ * `parsed`, when given, is what the procedure's own input schema (procedureFacts' `input`)
+ * already made of `input` in this request: the input check then is not run twice.
  */
-export function callProcedure(caller: Caller, path: ProcedurePath, input: unknown): Promise<unknown> {
-  let target: unknown = caller;
-  for (const segment of path.split(".")) target = (target as Record<string, unknown>)[segment];
-  return (target as (input: unknown) => Promise<unknown>)(input);
+export function callProcedure(ctx: Context, path: ProcedurePath, input: unknown, parsed?: unknown): Promise<unknown> {
+  return invokeProcedure(definitionOf(path), path, ctx, input, parsed);
+}
+
+function definitionOf(path: ProcedurePath): ProcedureDef {
+  // tRPC types `procedures` as the nested record; at run time it is flat, keyed by dotted path.
+  const procedure = (appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef } | undefined>)[path];
+  if (!procedure) throw new Error(`No procedure at ${path}.`);
+  return procedure._def;
 }
 
 function isZod(value: unknown): value is z.ZodType {

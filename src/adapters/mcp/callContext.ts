@@ -1,6 +1,6 @@
 import type { Principal } from "../../auth/admitRequest.ts";
 import type { RateDecision } from "../../auth/rateLimiter.ts";
-import type { Caller } from "../../router/appRouter.ts";
+import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import type { ToolResultCache } from "./toolResultCache.ts";
 import type { StreamedText } from "./streamedText.ts";
@@ -13,8 +13,8 @@ export interface McpCallContext {
   era: Era;
   services: Services;
   principal: Principal;
-  /** The server-side tRPC caller, made on first use (once per HTTP request) after admission. */
-  readonly caller: Caller;
+  /** The context procedures run in (see callProcedure), made once per HTTP request after admission. */
+  procedureContext: Context;
   /** The service's origin as this request reached it (answers holding it are cached per origin). */
   baseUrl: string;
   /** Serialized results of directory-reading tools (see toolCall), valid for one directory version. */

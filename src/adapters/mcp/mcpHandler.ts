@@ -1,5 +1,4 @@
 import { admit, type Admission } from "../../auth/admitRequest.ts";
-import { createCaller, type Caller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
@@ -68,15 +67,11 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     if (!body.ok) return rpcResponse(body.status, errorEnvelope(null, { code: body.code, message: body.message }), headers);
 
     const principal = admission.principal;
-    let caller: Caller | undefined;
     const context: McpCallContext = {
       era: "legacy",
       services,
       principal,
-      // Made when a method first needs it: an answer from the tool-result cache never does.
-      get caller() {
-        return (caller ??= createCaller({ services, principal, surface: "mcp", requestId: info.requestId, baseUrl: info.baseUrl }));
-      },
+      procedureContext: { services, principal, surface: "mcp", requestId: info.requestId, baseUrl: info.baseUrl },
       baseUrl: info.baseUrl,
       toolResults,
       rate: admission.rate,

@@ -3,7 +3,7 @@ import { toPublicError } from "../errorVocabulary.ts";
 import type { McpCallContext } from "./callContext.ts";
 import { directoryReadUnits, directorySize, directoryText, humanSize } from "./directoryResource.ts";
 import { ErrorCode, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
-import { procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
+import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 import { missingScopeMessage } from "../../router/trpc.ts";
 import { chargeOrRefuse } from "./rateCharge.ts";
 import { throwIfUnavailable } from "./unavailable.ts";
@@ -85,10 +85,10 @@ export async function readResource(params: JsonObject, context: McpCallContext):
     context.streamed.push(text);
     return { contents: [{ uri, mimeType: JSON_MIME, text }] };
   }
-  if (uri === CARRIERS_URI) return jsonContents(uri, await readThroughProcedure(uri, context, () => context.caller.carriers.list()));
+  if (uri === CARRIERS_URI) return jsonContents(uri, await readThroughProcedure(uri, context, () => callProcedure(context.procedureContext, "carriers.list", undefined)));
   if (uri.startsWith(BROKER_URI_PREFIX)) {
     const slug = decodeSegment(uri.slice(BROKER_URI_PREFIX.length));
-    if (slug) return jsonContents(uri, await readThroughProcedure(uri, context, () => context.caller.brokers.get({ slug })));
+    if (slug) return jsonContents(uri, await readThroughProcedure(uri, context, () => callProcedure(context.procedureContext, "brokers.get", { slug })));
   }
   throw resourceNotFound(uri, context);
 }

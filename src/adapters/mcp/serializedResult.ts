@@ -9,6 +9,15 @@ export class SerializedResult {
   constructor(readonly json: string) {}
 }
 
+/**
+ * The JSON of a tool's successful result `{content: [{type: "text", text}], structuredContent}`
+ * from the structured content's JSON text alone: the same bytes as JSON.stringify of that
+ * object, with the content serialized once instead of twice.
+ */
+export function toolResultJson(structuredJson: string): string {
+  return `{"content":[{"type":"text","text":${JSON.stringify(structuredJson)}}],"structuredContent":${structuredJson}}`;
+}
+
 /** The JSON text of a result, serialized once. */
 export function resultJson(result: JsonObject | SerializedResult): string {
   return result instanceof SerializedResult ? result.json : JSON.stringify(result);

@@ -1,7 +1,7 @@
 import { describeIssues, toPublicError } from "../errorVocabulary.ts";
 import type { McpCallContext } from "./callContext.ts";
 import { ErrorCode, isPlainObject, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
-import { SerializedResult } from "./serializedResult.ts";
+import { SerializedResult, toolResultJson } from "./serializedResult.ts";
 import { toolsByName } from "./tools.ts";
 import { throwIfUnavailable } from "./unavailable.ts";
 
@@ -37,17 +37,18 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
     if (cached !== undefined) return new SerializedResult(cached);
   }
 
-  const checked = tool.input.safeParse(args);
-  if (!checked.success) {
+  // A cache key is only ever made for arguments that passed the tool's schema: no second check.
+  const checked = cacheKey === undefined ? tool.input.safeParse(args) : undefined;
+  if (checked && !checked.success) {
     const issues = describeIssues(checked.error).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
     const text = `Invalid arguments for ${tool.name}: ${issues.join("; ")}`;
     return toolError(/[.!?]$/.test(text) ? text : `${text}.`);
   }
   try {
-    const result = await tool.call(context.caller, args);
-    const answer = { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result as JsonObject };
-    if (cacheKey === undefined) return answer;
-    const json = JSON.stringify(answer);
+    const result = await tool.call(context.procedureContext, args);
+    const text = JSON.stringify(result);
+    if (cacheKey === undefined) return { content: [{ type: "text", text }], structuredContent: result as JsonObject };
+    const json = toolResultJson(text);
     context.toolResults.set(cacheKey, version, context.baseUrl, json);
     return new SerializedResult(json);
   } catch (error) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { toJsonSchema } from "../../schemas/jsonSchema.ts";
 import type { Scope } from "../../auth/scopes.ts";
-import type { Caller } from "../../router/appRouter.ts";
+import type { Context } from "../../router/trpc.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 import type { JsonObject } from "./jsonRpc.ts";
 
@@ -42,7 +42,7 @@ export interface McpTool extends McpToolSpec {
   /** The procedure's output schema: structuredContent is exactly the procedure's result. */
   output: z.ZodType;
   /** Called with arguments that passed `input`, exactly as the client sent them. */
-  call: (caller: Caller, args: JsonObject) => Promise<unknown>;
+  call: (ctx: Context, args: JsonObject) => Promise<unknown>;
 }
 
 /**
@@ -60,7 +60,7 @@ export function defineTool(spec: McpToolSpec): McpTool {
     scope: facts.scope,
     input,
     output: facts.output,
-    call: (caller, args) => callProcedure(caller, spec.procedure, toInput(args)),
+    call: (ctx, args) => callProcedure(ctx, spec.procedure, toInput(args)),
   };
 }
 

@@ -10,10 +10,21 @@ import { queryInput, queryObject, type RestRoute } from "./restRoute.ts";
  * (queryInput). Undefined when it does not parse: the procedure answers that with a 422,
  * which is never cached.
  */
-export function responseCacheKey(route: RestRoute, params: Record<string, string>, query: Record<string, string>): string | undefined {
+export function responseCacheKey(route: RestRoute, params: Record<string, string>, query: Record<string, string>, parsedInput?: ParsedInput): string | undefined {
   const parsed = route.input.safeParse(queryInput(route, params, query));
   if (!parsed.success) return undefined;
+  if (parsedInput) parsedInput.data = parsed.data;
   return `${route.method} ${route.path} ${JSON.stringify(parsed.data)}`;
+}
+
+/**
+ * What working out a URL's cache key left to reuse when the answer is not cached: the query
+ * as one value per name, and the input as the route's own schema parsed it (see callProcedure).
+ * Filled only when the key was not remembered; the call then computes what is missing.
+ */
+export interface ParsedInput {
+  query?: Record<string, string>;
+  data?: unknown;
 }
 
 /**
@@ -31,11 +42,13 @@ export class ResponseCacheKeys {
     this.keys = new BoundedCache("rest-cache-keys", limits, (key) => (key?.length ?? 0) * 2);
   }
 
-  of(route: RestRoute, params: Record<string, string>, url: TargetUrl): string | undefined {
+  of(route: RestRoute, params: Record<string, string>, url: TargetUrl, parsedInput?: ParsedInput): string | undefined {
     const target = `${route.method} ${url.pathname}${url.search}`;
     let key = this.keys.get(target);
     if (key === undefined) {
-      key = responseCacheKey(route, params, queryObject(url)) ?? null;
+      const query = queryObject(url);
+      if (parsedInput) parsedInput.query = query;
+      key = responseCacheKey(route, params, query, parsedInput) ?? null;
       this.keys.set(target, key);
     }
     return key ?? undefined;

@@ -1,5 +1,5 @@
 import { admit, type Admission } from "../../auth/admitRequest.ts";
-import { createCaller } from "../../router/appRouter.ts";
+import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvResponse } from "../http/csvResponse.ts";
@@ -13,7 +13,7 @@ import { BROKER_PHOTO_ROUTE, brokerPhotoSlug, serveBrokerPhoto } from "../static
 import { isEmbedPath, optionsResponse, withEmbedCors } from "./cors.ts";
 import { compilePaths, matchPath } from "./pathMatcher.ts";
 import { ResponseCache } from "./responseCache.ts";
-import { ResponseCacheKeys } from "./responseCacheKey.ts";
+import { ResponseCacheKeys, type ParsedInput } from "./responseCacheKey.ts";
 import { queryObject, type RestRoute } from "./restRoute.ts";
 
 /** Memory for cached directory answers (see ResponseCache): 32 MiB and 10,000 answers at most. */
@@ -89,13 +89,14 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     info.keyId = admission.principal.keyId;
 
     // A key without the route's scope goes on to the procedure, which refuses it in its words.
-    const cacheKey = route.directoryRead && admission.principal.scopes.has(route.scope) ? cacheKeys.of(route, params, url) : undefined;
+    const parsedInput: ParsedInput = {};
+    const cacheKey = route.directoryRead && admission.principal.scopes.has(route.scope) ? cacheKeys.of(route, params, url, parsedInput) : undefined;
     const version = cacheKey === undefined ? 0 : services.brokers.version();
     if (cacheKey !== undefined) {
       const cached = responses.get(cacheKey, version, info.baseUrl);
       if (cached !== undefined) return admittedJson(cached, 200, admission.rate, info);
     }
-    return callRoute(request, url, info, route, params, admission, cacheKey, version);
+    return callRoute(request, url, info, route, params, admission, cacheKey, version, parsedInput);
   }
 
   async function callRoute(
@@ -107,17 +108,18 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     admission: Extract<Admission, { ok: true }>,
     cacheKey: string | undefined,
     version: number,
+    parsedInput: ParsedInput,
   ): Promise<Response> {
     try {
-      const caller = createCaller({
+      const ctx: Context = {
         services,
         principal: admission.principal,
         surface: route.surface,
         requestId: info.requestId,
         baseUrl: info.baseUrl,
-      });
+      };
       const body = route.body ? await readJsonBody(request) : undefined;
-      const result = await route.call(caller, { params, query: queryObject(url), body, request });
+      const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
       if (route.envelope === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], rateLimitHeaders(admission.rate));
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
       if (cacheKey !== undefined) responses.set(cacheKey, version, info.baseUrl, text);

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { Surface } from "../../auth/admitRequest.ts";
 import type { Scope } from "../../auth/scopes.ts";
-import type { Caller } from "../../router/appRouter.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
+import type { Context } from "../../router/trpc.ts";
 import { withPathParams } from "../http/withPathParams.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -46,7 +46,8 @@ export interface RestRoute extends RestRouteSpec {
   /** Zod schemas of the procedure behind the route (for the OpenAPI document). */
   input: z.ZodType;
   output: z.ZodType;
-  call: (caller: Caller, request: RestRequest) => Promise<unknown>;
+  /** `parsed`: the input the route's own schema made of this request, when the adapter has it (the call skips parsing it again). */
+  call: (ctx: Context, request: RestRequest, parsed?: unknown) => Promise<unknown>;
 }
 
 /**
@@ -60,9 +61,9 @@ export function restRoute(spec: RestRouteSpec): RestRoute {
     scope: facts.scope,
     input: facts.input,
     output: facts.output,
-    call: (caller, { params, query, body }) =>
+    call: (ctx, { params, query, body }, parsed) =>
       // Path parameters (a lead's id in PATCH /leads/:leadId) join the body's fields.
-      callProcedure(caller, spec.procedure, spec.body ? withPathParams(body, params) : queryInput(spec, params, query)),
+      callProcedure(ctx, spec.procedure, spec.body ? withPathParams(body, params) : queryInput(spec, params, query), parsed),
   };
 }
 

@@ -46,6 +46,7 @@ export const searchBrokersOutput = z.object({
 
 /** Published brokers matching every filter given, in the order asked for (alphabetical by name by default). */
 export const searchBrokers = scopedProcedure("brokers:read")
+  .meta({ trustedOutput: true })
   .input(searchBrokersInput)
   .output(searchBrokersOutput)
   .query(({ ctx, input }) => {

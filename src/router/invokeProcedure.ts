@@ -1,0 +1,82 @@
+import { getTRPCErrorFromUnknown, TRPCError } from "@trpc/server";
+import type { Context, Meta } from "./trpc.ts";
+
+/** What tRPC hands a middleware (and what `next` takes), as far as a procedure of ours reads it. */
+interface MiddlewareOptions {
+  path: string;
+  type: "query" | "mutation" | "subscription";
+  ctx: unknown;
+  input: unknown;
+  getRawInput: () => Promise<unknown>;
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+}
+interface NextOptions {
+  ctx?: object;
+  input?: unknown;
+  getRawInput?: () => Promise<unknown>;
+}
+type MiddlewareResult = { ok: true; data: unknown } | { ok: false; error: TRPCError };
+type Middleware = ((options: MiddlewareOptions & { meta: unknown; next(options?: NextOptions): Promise<MiddlewareResult> }) => Promise<MiddlewareResult>) & {
+  /** tRPC's mark on the middlewares it makes: "input" and "output" check the schemas. */
+  _type?: string;
+};
+
+/** A built procedure's definition: its steps in order (ours, then input, output, the resolver). */
+export interface ProcedureDefinition {
+  type: "query" | "mutation" | "subscription";
+  meta?: Meta;
+  middlewares: readonly Middleware[];
+}
+
+/**
+ * Runs a procedure for an in-process adapter (REST, MCP) exactly as tRPC's server-side caller
+ * does — the same middlewares, in the same order, with the same options, errors turned into
+ * TRPCErrors the same way — without its costs: the caller's proxy, and tRPC's objectSpread
+ * helper, which copies every option property by property at each of a procedure's middleware
+ * levels. Those cost an uncached search more than its input parsing, search and output check
+ * together. Mirrors callRecursive and createProcedureCaller of @trpc/server 11
+ * (test/unit/invoke-procedure.test.ts holds answers and errors equal to the caller's), with
+ * two differences on purpose: a procedure whose meta says trustedOutput skips tRPC's output
+ * check (see Meta in trpc.ts), and an input the adapter already parsed with the procedure's
+ * own schema is not parsed again.
+ */
+export async function invokeProcedure(definition: ProcedureDefinition, path: string, ctx: Context, input: unknown, parsed?: unknown): Promise<unknown> {
+  const result = await callFrom(0, definition, {
+    path,
+    type: definition.type,
+    ctx,
+    input: undefined,
+    getRawInput: () => Promise.resolve(input),
+    signal: undefined,
+    batchIndex: 0,
+  }, parsed);
+  if (!result) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "No result from middlewares - did you forget to `return next()`?" });
+  if (!result.ok) throw result.error;
+  return result.data;
+}
+
+/** `parsed`: the input already parsed by the procedure's schema (see callProcedure), until the input check. */
+async function callFrom(index: number, definition: ProcedureDefinition, options: MiddlewareOptions, parsed: unknown): Promise<MiddlewareResult> {
+  try {
+    const middleware = definition.middlewares[index]!;
+    // Skipped as if it called next() and handed the result on unchanged.
+    if (middleware._type === "output" && definition.meta?.trustedOutput) return await callFrom(index + 1, definition, options, parsed);
+    // Skipped as if it had parsed the raw input into what the adapter parsed with the same schema.
+    if (middleware._type === "input" && parsed !== undefined) return await callFrom(index + 1, definition, { ...options, input: parsed }, undefined);
+    return await middleware({
+      ...options,
+      meta: definition.meta,
+      next(nextOptions) {
+        return callFrom(index + 1, definition, {
+          ...options,
+          ctx: nextOptions?.ctx ? { ...(options.ctx as object), ...nextOptions.ctx } : options.ctx,
+          input: nextOptions && "input" in nextOptions ? nextOptions.input : options.input,
+          getRawInput: nextOptions?.getRawInput ?? options.getRawInput,
+        }, parsed);
+      },
+    });
+  } catch (cause) {
+    return { ok: false, error: getTRPCErrorFromUnknown(cause) };
+  }
+}
