@@ -5,6 +5,7 @@ import { PgKeyStore } from "../../src/storage/pg/pgKeyStore.ts";
 import { createPgStores, type RunningPgStores } from "../../src/storage/pg/pgStores.ts";
 import { PgVersionWatch } from "../../src/storage/pg/versionWatch.ts";
 import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
+import { eventually } from "../support/eventually.ts";
 
 const log = createLogger("silent");
 let db: PgTestDatabase;
@@ -18,12 +19,6 @@ afterAll(async () => {
   await running.stop();
   await db.drop();
 });
-
-/** Polls (never a wall-clock assert) until `check` holds or 2 s pass; returns whether it held. */
-async function eventually(check: () => boolean | Promise<boolean>): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < 2_000; await Bun.sleep(25)) if (await check()) return true;
-  return check();
-}
 
 describe("PgKeyStore", () => {
   test("create stores only the hash and lists the key with its workspace; list is oldest first, listIn newest first", async () => {

@@ -22,6 +22,7 @@ import { createPgStores, type RunningPgStores } from "../../src/storage/pg/pgSto
 import { storageFaultOf } from "../../src/storage/storageFault.ts";
 import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 import { TcpProxy } from "../support/tcpProxy.ts";
+import { eventually } from "../support/eventually.ts";
 
 describe("classification", () => {
   test("a pool on a closed port fails with a storage fault 'unavailable', and a 503 with Retry-After in the vocabulary", async () => {
@@ -107,13 +108,6 @@ describe("through the real server, with PostgreSQL cut and restored", () => {
     expect(JSON.parse(text)).toEqual({ error: expect.stringContaining("cannot reach its database") });
     expect(text).not.toMatch(/ECONN|postgres|at \/|\.ts:/i);
   }
-  async function eventually(check: () => Promise<boolean>): Promise<boolean> {
-    for (let i = 0; i < 50; i++) {
-      if (await check()) return true;
-      await Bun.sleep(100);
-    }
-    return false;
-  }
 
   test("writes and workspace reads answer 503, /readyz says the database is unreachable, the cached key still reads the replica; then all recovers", async () => {
     expect((await postLead(1)).status).toBe(201);
@@ -128,7 +122,7 @@ describe("through the real server, with PostgreSQL cut and restored", () => {
     expect(await readiness()).toEqual({ status: 503, checks: { database: "unreachable", migrations: "unknown", writes: "unknown", lifecycle: "serving" } });
 
     proxy.start();
-    expect(await eventually(async () => (await readiness()).status === 200)).toBe(true);
+    expect(await eventually(async () => (await readiness()).status === 200, 5_000)).toBe(true);
     expect((await postLead(3)).status).toBe(201);
     const listed = (await (await request("/api/v1/leads", { key })).json()) as { data: { email: string }[] };
     expect(listed.data.map((l) => l.email)).toEqual(["marie3@example.ca", "marie1@example.ca"]);
