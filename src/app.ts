@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import { loadCarriers } from "../db/seed/loadCarriers.ts";
 import { DemoPageKey } from "./demo/demoPageKey.ts";
-import { ensureDemoData, ensureDemoKey, type DemoSetup } from "./demo/ensureDemoData.ts";
+import { ensureDemoData, ensureDemoDirectoryPg, ensureDemoKey, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
@@ -63,7 +63,7 @@ const DISCOVERY_WARM_UP_DELAY_MS = 500;
  */
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
-  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demo: options.demo }) : openLocalStorage(options);
+  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined }) : openLocalStorage(options);
   const { db } = storage;
   const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log) : undefined;
   const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}) });

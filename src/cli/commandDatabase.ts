@@ -1,7 +1,7 @@
 import { closeDatabase, openDatabase, type DirectoryDb } from "../storage/database.ts";
 import { migrate } from "../storage/migrate.ts";
-import { migratePg } from "../storage/pg/migratePg.ts";
-import { closePostgres, openPostgres, unreachable, type PgDb } from "../storage/pg/pgDatabase.ts";
+import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
+import { closePostgres, unreachable, type PgDb } from "../storage/pg/pgDatabase.ts";
 import { withoutPassword } from "./printableUrl.ts";
 import { postgresUrlOf } from "./workspaceStores.ts";
 
@@ -34,9 +34,8 @@ export async function onCommandDatabase<T>(
       closeDatabase(db);
     }
   }
-  const pg = openPostgres(url);
+  const { pg, applied } = await openMigratedPostgres(url);
   try {
-    const { applied } = await migratePg(pg);
     return { target: withoutPassword(url), applied, result: await work.pg(pg) };
   } catch (error) {
     throw unreachable(error, url);

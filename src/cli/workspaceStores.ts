@@ -4,10 +4,10 @@ import { ConsoleSessionStore } from "../storage/consoleSessionStore.ts";
 import { closeDatabase, openDatabase } from "../storage/database.ts";
 import { KeyStore } from "../storage/keyStore.ts";
 import { migrate } from "../storage/migrate.ts";
-import { migratePg } from "../storage/pg/migratePg.ts";
+import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
 import { PgConsoleLinkStore } from "../storage/pg/pgConsoleLinkStore.ts";
 import { PgConsoleSessionStore } from "../storage/pg/pgConsoleSessionStore.ts";
-import { closePostgres, isPostgresUrl, openPostgres, unreachable } from "../storage/pg/pgDatabase.ts";
+import { closePostgres, isPostgresUrl } from "../storage/pg/pgDatabase.ts";
 import { PgKeyStore } from "../storage/pg/pgKeyStore.ts";
 import { PgVersionWatch } from "../storage/pg/versionWatch.ts";
 import type { ConsoleLinkStorePort, ConsoleSessionStorePort, KeyStorePort } from "../storage/ports.ts";
@@ -45,13 +45,7 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
     };
   }
   // One command, a few statements: two connections are plenty.
-  const pg = openPostgres(url, { max: 2 });
-  try {
-    await migratePg(pg);
-  } catch (error) {
-    await closePostgres(pg, 0);
-    throw unreachable(error, url);
-  }
+  const { pg } = await openMigratedPostgres(url, { max: 2 });
   // Not started: a command needs no announcements, only the version read after its own writes.
   const keysVersion = new PgVersionWatch(pg, "keys_version", createLogger("silent"));
   return {

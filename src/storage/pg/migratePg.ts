@@ -1,6 +1,6 @@
 import { PG_MIGRATIONS } from "../../../db/migrationsPg.ts";
 import { refuseNewerSchema } from "../migrate.ts";
-import type { PgDb } from "./pgDatabase.ts";
+import { closePostgres, openPostgres, unreachable, type PgDb, type PgOptions } from "./pgDatabase.ts";
 
 /**
  * The advisory lock every instance takes to migrate: two instances starting at once do not both
@@ -37,4 +37,19 @@ export async function isPgFullyMigrated(db: PgDb): Promise<boolean> {
   const [row] = await db.$client<{ n: number }[]>`
     SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0 ELSE (SELECT count(*)::integer FROM schema_migrations) END AS n`;
   return (row?.n ?? 0) >= PG_MIGRATIONS.length;
+}
+
+/**
+ * Opens PostgreSQL and applies its pending migrations, as every command and `serve` does first.
+ * Out of reach: the pool is closed again and the error is the one line that names the server
+ * (never the password).
+ */
+export async function openMigratedPostgres(url: string, options?: PgOptions): Promise<{ pg: PgDb; applied: string[] }> {
+  const pg = openPostgres(url, options);
+  try {
+    return { pg, ...(await migratePg(pg)) };
+  } catch (error) {
+    await closePostgres(pg, 0).catch(() => {});
+    throw unreachable(error, url);
+  }
 }

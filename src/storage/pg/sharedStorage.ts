@@ -1,11 +1,10 @@
 import { loadCarriersPg } from "../../../db/seed/loadCarriers.ts";
-import { ensureDemoDirectoryPg } from "../../demo/ensureDemoData.ts";
 import type { Logger } from "../../log.ts";
 import type { DirectoryDb } from "../database.ts";
 import type { WorkspaceStorePorts } from "../ports.ts";
 import { DirectoryReplica } from "./directoryReplica.ts";
-import { migratePg } from "./migratePg.ts";
-import { closePostgres, openPostgres, unreachable, type PgDb } from "./pgDatabase.ts";
+import { openMigratedPostgres } from "./migratePg.ts";
+import { closePostgres, unreachable, type PgDb } from "./pgDatabase.ts";
 import { createPgStores } from "./pgStores.ts";
 
 /** What an instance over PostgreSQL (DATABASE_URL) reads and writes, opened and ready to serve. */
@@ -25,18 +24,17 @@ export interface SharedStorage {
 
 /**
  * Opens PostgreSQL for `serve`: migrations (under the advisory lock: instances starting at once
- * migrate once), the carrier catalogue and, if asked, the demo directory into an empty one
- * (under a lock too), then the workspace stores and the directory replica, loaded before the
+ * migrate once), the carrier catalogue and, if given, `demoDirectory` (the demo data into an empty
+ * directory; both under a lock too), then the workspace stores and the directory replica, loaded before the
  * first request. PostgreSQL out of reach fails the start with one line that names the server,
  * never the password; whatever was opened is closed again.
  */
-export async function openSharedStorage(url: string, log: Logger, options: { demo: boolean }): Promise<SharedStorage> {
-  const pg = openPostgres(url);
+export async function openSharedStorage(url: string, log: Logger, options: { demoDirectory?: (pg: PgDb) => Promise<number> }): Promise<SharedStorage> {
+  const { pg, applied } = await openMigratedPostgres(url);
   let stopStores: (() => Promise<void>) | undefined;
   try {
-    const { applied } = await migratePg(pg);
     await loadCarriersPg(pg);
-    const loadedBrokers = options.demo ? await ensureDemoDirectoryPg(pg) : 0;
+    const loadedBrokers = options.demoDirectory ? await options.demoDirectory(pg) : 0;
     const running = await createPgStores(pg, log);
     stopStores = running.stop;
     const replica = await DirectoryReplica.open(pg, { log });
