@@ -8,7 +8,7 @@ describe("migrate, seed and backup with DATABASE_URL", () => {
   let database: PgTestDatabase;
 
   beforeAll(async () => {
-    database = await createPgTestDatabase("pgreplica");
+    database = await createPgTestDatabase();
     // Back to an empty database: the migrate test applies every migration itself.
     await database.pg.$client.unsafe("DROP SCHEMA public CASCADE; CREATE SCHEMA public");
   });

@@ -28,7 +28,7 @@ describe("the directory replica follows PostgreSQL", () => {
   let slugs: string[];
 
   beforeAll(async () => {
-    database = await createPgTestDatabase("pgreplica");
+    database = await createPgTestDatabase();
     await loadDirectoryPg(database.pg, { brokers: 60, reviewsPerBroker: 4, seed: 3 });
     await loadCarriersPg(database.pg);
     replica = await DirectoryReplica.open(database.pg, { log });

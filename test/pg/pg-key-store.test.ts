@@ -12,7 +12,7 @@ let db: PgTestDatabase;
 let running: RunningPgStores;
 
 beforeAll(async () => {
-  db = await createPgTestDatabase("pgstores");
+  db = await createPgTestDatabase();
   running = await createPgStores(db.pg, log);
 });
 afterAll(async () => {

@@ -69,7 +69,7 @@ describe("through the real server, with PostgreSQL cut and restored", () => {
   let url: string;
 
   beforeAll(async () => {
-    database = await createPgTestDatabase("pgstores");
+    database = await createPgTestDatabase();
     const target = new URL(database.url);
     proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
     proxy.start();

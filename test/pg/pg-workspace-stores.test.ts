@@ -12,7 +12,7 @@ let running: RunningPgStores;
 let stores: PgStores;
 
 beforeAll(async () => {
-  db = await createPgTestDatabase("pgstores");
+  db = await createPgTestDatabase();
   running = await createPgStores(db.pg, createLogger("silent"));
   stores = running.stores;
 });

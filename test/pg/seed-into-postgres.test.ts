@@ -29,7 +29,7 @@ describe("seed into PostgreSQL, read through a replica", () => {
   let dir: string;
 
   beforeAll(async () => {
-    database = await createPgTestDatabase("pgreplica");
+    database = await createPgTestDatabase();
     await loadDirectoryPg(database.pg, DIRECTORY);
     await loadCarriersPg(database.pg);
     replica = await DirectoryReplica.open(database.pg, { log });

@@ -1,6 +1,6 @@
-import { migratePg } from "../../src/storage/pg/migratePg.ts";
 import { closePostgres, openPostgres, type PgDb } from "../../src/storage/pg/pgDatabase.ts";
 import { startPostgres, type RunningPostgres } from "./postgres.ts";
+import { createTestPgDatabase } from "./testDatabase.ts";
 
 let server: Promise<RunningPostgres> | undefined;
 
@@ -32,39 +32,29 @@ export interface PgTestDatabase {
 }
 
 /**
- * A fresh, migrated database for one test file, named `<prefix>_<random>` on the testPgServer()
- * server (which must let that user create databases), dropped by drop().
+ * A fresh, migrated database for one test file (createTestPgDatabase's copy of the migrated
+ * template) with a pool on it, dropped by drop().
  *
  * @example
- * const db = await createPgTestDatabase("pgstores");
+ * const db = await createPgTestDatabase();
  * afterAll(() => db.drop());
  */
-export async function createPgTestDatabase(prefix: string): Promise<PgTestDatabase> {
-  const name = `${prefix}_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`not a safe database name: ${name}`);
-  const base = await testPgServer();
-  const admin = openPostgres(base, { max: 1 });
-  await admin.$client.unsafe(`CREATE DATABASE ${name}`);
-  await closePostgres(admin);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
+export async function createPgTestDatabase(): Promise<PgTestDatabase> {
+  const database = await createTestPgDatabase();
   const pools: PgDb[] = [];
   const open = () => {
-    const pool = openPostgres(url.href);
+    const pool = openPostgres(database.url);
     pools.push(pool);
     return pool;
   };
   const pg = open();
-  await migratePg(pg);
   return {
-    url: url.href,
+    url: database.url,
     pg,
     open,
     async drop() {
       await Promise.all(pools.map((pool) => closePostgres(pool, 1)));
-      const closer = openPostgres(base, { max: 1 });
-      await closer.$client.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await closePostgres(closer);
+      await database.drop();
     },
   };
 }

@@ -4,6 +4,7 @@ import postgres from "postgres";
 import { PG_MIGRATIONS } from "../../db/migrationsPg.ts";
 import { closePostgres, openPostgres } from "../../src/storage/pg/pgDatabase.ts";
 import { migratePg } from "../../src/storage/pg/migratePg.ts";
+import { testPgServer } from "./pgTestDatabase.ts";
 
 /**
  * Which database the suite runs over. `TEST_DATABASE=postgres` (with `TEST_PG_URL`, and
@@ -36,12 +37,13 @@ let template: Promise<string> | undefined;
 let created = 0;
 
 /**
- * A fresh PostgreSQL database for one test server: a copy of a migrated template (a file copy
+ * A fresh PostgreSQL database for one test server or test file, on testPgServer()'s server
+ * (TEST_PG_URL, or a throwaway cluster): a copy of a migrated template (a file copy
  * inside PostgreSQL, much faster than migrating each time). `key` names a database that
  * outlives its server (a restart over the same `databasePath`): it is created once and reused.
  */
 export async function createTestPgDatabase(key?: string): Promise<TestPgDatabase> {
-  const server = adminClient();
+  const server = await adminClient();
   const source = await (template ??= migratedTemplate(server));
   const name = key ? `bd_test_${digest(key).slice(0, 24)}` : `bd_test_${process.pid}_${++created}_${Date.now().toString(36)}`;
   const exists = key && (await server`SELECT 1 FROM pg_database WHERE datname = ${name}`).length > 0;
@@ -54,9 +56,12 @@ export async function createTestPgDatabase(key?: string): Promise<TestPgDatabase
   };
 }
 
-function adminClient(): postgres.Sql {
+let base: string | undefined;
+
+async function adminClient(): Promise<postgres.Sql> {
+  base ??= await testPgServer();
   // One connection: CREATE DATABASE runs alone anyway, and the advisory lock below is per session.
-  return (admin ??= postgres(process.env.TEST_PG_URL!, { max: 1, onnotice: () => {}, idle_timeout: 5 }));
+  return (admin ??= postgres(base, { max: 1, onnotice: () => {}, idle_timeout: 5 }));
 }
 
 /**
@@ -86,8 +91,9 @@ async function migratedTemplate(server: postgres.Sql): Promise<string> {
   }
 }
 
+/** `name` on the server adminClient() reached (so only after it). */
 function databaseUrl(name: string): string {
-  const url = new URL(process.env.TEST_PG_URL!);
+  const url = new URL(base!);
   url.pathname = `/${name}`;
   return url.toString();
 }
