@@ -71,4 +71,7 @@ if (code !== 0 || process.argv[2] !== "serve") {
   process.exitCode = code;
   // Should a handle stay open by mistake, the command still ends (unref: this timer alone keeps nothing alive).
   setTimeout(() => process.exit(code), 10_000).unref();
+  // And wait until stdout has taken what was printed: a console-link --json under load still
+  // reached its reader empty once (exit 0, no output) after the exitCode change above.
+  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
 }
