@@ -1,8 +1,9 @@
 import { PROVINCE_CODES } from "../domain/provinces.ts";
 import { foldText } from "../domain/text.ts";
-import { cosOfLatitude } from "../domain/geo/distance.ts";
 import { ListColumns } from "./listColumns.ts";
 import { OfficeGrid } from "./officeGrid.ts";
+import { officePlaces } from "./officePlaces.ts";
+import { combosOf, type RankCombos } from "./rankCombos.ts";
 import type { DirectoryDb } from "./database.ts";
 
 /** Values of one kind (cities, lines, languages…) numbered in first-seen order, with a display name each. */
@@ -65,6 +66,10 @@ export class BrokerAttributes {
   readonly linesOf: RankLists;
   readonly languagesOf: RankLists;
   readonly specialtiesOf: RankLists;
+  /** The same lists grouped by content, and each rank's offices' places: what facet counts read. */
+  readonly lineCombos: RankCombos;
+  readonly languageCombos: RankCombos;
+  readonly officeCombos: RankCombos;
   /** What a list item shows, so a page needs no query. */
   readonly list: ListColumns;
 
@@ -109,6 +114,8 @@ export class BrokerAttributes {
     this.linesOf = flatten(lineLists);
     this.languagesOf = flatten(languageLists);
     this.specialtiesOf = flatten(specialtyLists);
+    this.lineCombos = combosOf(this.linesOf);
+    this.languageCombos = combosOf(this.languagesOf);
 
     // Every office (those of unpublished brokers have no rank and are skipped below).
     const officeRows = db.$client
@@ -132,7 +139,6 @@ export class BrokerAttributes {
     }
     this.officeLat = new Float64Array(total);
     this.officeLng = new Float64Array(total);
-    const officeCosLat = new Float64Array(total);
     this.officeProvince = new Uint8Array(total);
     this.officeCity = new Int32Array(total);
     this.officeRank = new Int32Array(total);
@@ -144,13 +150,13 @@ export class BrokerAttributes {
         // An office without coordinates can never be "near": NaN fails every distance test.
         this.officeLat[slot] = lat ?? Number.NaN;
         this.officeLng[slot] = lng ?? Number.NaN;
-        officeCosLat[slot] = lat === null ? Number.NaN : cosOfLatitude(lat);
         this.officeProvince[slot] = provinceIndex.get(province) ?? 0;
         this.officeCity[slot] = this.cities.idOf(cityKey, city);
         this.officeRank[slot] = rank;
       }
     }
-    this.grid = new OfficeGrid(this.officeLat, this.officeLng, officeCosLat, this.officeRank);
+    this.officeCombos = combosOf(officePlaces(this.officeStart, this.officeProvince, this.officeCity));
+    this.grid = new OfficeGrid(this.officeLat, this.officeLng, this.officeRank);
   }
 
   private near: NearScratch | undefined;
@@ -185,7 +191,8 @@ export class BrokerAttributes {
   bytes(): number {
     const arrays = [this.averageRating, this.reviewCount, this.verified, this.officeLat, this.officeLng, this.officeProvince, this.officeCity,
       this.officeStart, this.linesOf.start, this.linesOf.values, this.languagesOf.start, this.languagesOf.values,
-      this.specialtiesOf.start, this.specialtiesOf.values];
+      this.specialtiesOf.start, this.specialtiesOf.values,
+      ...[this.lineCombos, this.languageCombos, this.officeCombos].flatMap((combos) => [combos.comboOf, combos.lists.start, combos.lists.values])];
     return arrays.reduce((sum, a) => sum + a.byteLength, this.grid.bytes());
   }
 }

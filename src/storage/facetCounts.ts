@@ -1,6 +1,8 @@
 import { PROVINCE_CODES } from "../domain/provinces.ts";
 import type { BrokerFacet, FacetCounts } from "../schemas/discovery.ts";
-import type { BrokerAttributes, RankLists } from "./brokerAttributes.ts";
+import type { BrokerAttributes } from "./brokerAttributes.ts";
+import { cityOfPlace, provinceOfPlace } from "./officePlaces.ts";
+import { countCombos, spreadCombos } from "./rankCombos.ts";
 
 /** Values listed per facet: the most frequent first. */
 export const MAX_FACET_VALUES = 50;
@@ -14,30 +16,36 @@ export interface OfficeConstraint {
 /**
  * Counts, among `matches`, the brokers per value of one facet: each broker once per value
  * even with two offices in one city. A location facet counts only offices that meet the other
- * location filter, so its counts equal what that filter value would return.
+ * location filter, so its counts equal what that filter value would return. Each match adds one
+ * to its combination of values (see rankCombos); the combinations' counts are then spread.
  */
 export function countFacet(attributes: BrokerAttributes, matches: Int32Array, facet: BrokerFacet, office: OfficeConstraint): FacetCounts[BrokerFacet] {
   if (facet === "province" || facet === "city") return countOffices(attributes, matches, facet, office);
-  const lists = facet === "insuranceType" ? attributes.linesOf : attributes.languagesOf;
+  const combos = facet === "insuranceType" ? attributes.lineCombos : attributes.languageCombos;
   const names = facet === "insuranceType" ? attributes.lines.names : attributes.languages.names;
-  return top(countLists(lists, names.length, matches), names);
+  return top(spreadCombos(combos, countCombos(combos, matches), names.length), names);
 }
 
 function countOffices(attributes: BrokerAttributes, matches: Int32Array, facet: "province" | "city", office: OfficeConstraint) {
-  const { officeStart, officeProvince, officeCity } = attributes;
-  const values = facet === "province" ? officeProvince : officeCity;
+  const combos = attributes.officeCombos;
+  const perCombo = countCombos(combos, matches);
+  const { start, values: places } = combos.lists;
   const size = facet === "province" ? PROVINCE_CODES.length : attributes.cities.names.length;
   const counts = new Int32Array(size);
-  const lastRank = new Int32Array(size).fill(-1);
-  for (let i = 0; i < matches.length; i++) {
-    const rank = matches[i]!;
-    for (let slot = officeStart[rank]!; slot < officeStart[rank + 1]!; slot++) {
-      if (office.provinceIndex !== undefined && officeProvince[slot] !== office.provinceIndex) continue;
-      if (office.cityId !== undefined && officeCity[slot] !== office.cityId) continue;
-      const value = values[slot]!;
-      if (lastRank[value] === rank) continue;
-      lastRank[value] = rank;
-      counts[value]!++;
+  // The last combination counted for each value: a broker's two offices in one city count once.
+  const lastCombo = new Int32Array(size).fill(-1);
+  for (let combo = 0; combo < perCombo.length; combo++) {
+    const count = perCombo[combo]!;
+    if (count === 0) continue;
+    for (let k = start[combo]!; k < start[combo + 1]!; k++) {
+      const province = provinceOfPlace(places[k]!);
+      const city = cityOfPlace(places[k]!);
+      if (office.provinceIndex !== undefined && province !== office.provinceIndex) continue;
+      if (office.cityId !== undefined && city !== office.cityId) continue;
+      const value = facet === "province" ? province : city;
+      if (lastCombo[value] === combo) continue;
+      lastCombo[value] = combo;
+      counts[value]! += count;
     }
   }
   return top(counts, facet === "province" ? PROVINCE_CODES : attributes.cities.names);
@@ -45,39 +53,33 @@ function countOffices(attributes: BrokerAttributes, matches: Int32Array, facet: 
 
 /**
  * Both location facets when no location filter is in force (neither constrains the other):
- * one walk over the matches' offices instead of two, the same counts as countFacet gives each.
+ * one count of the matches' combinations instead of two, the same counts as countFacet gives each.
  */
 export function countProvincesAndCities(attributes: BrokerAttributes, matches: Int32Array): Required<Pick<FacetCounts, "province" | "city">> {
-  const { officeStart, officeProvince, officeCity } = attributes;
+  const combos = attributes.officeCombos;
+  const perCombo = countCombos(combos, matches);
+  const { start, values: places } = combos.lists;
   const provinces = new Int32Array(PROVINCE_CODES.length);
   const provinceLast = new Int32Array(PROVINCE_CODES.length).fill(-1);
   const cities = new Int32Array(attributes.cities.names.length);
   const cityLast = new Int32Array(attributes.cities.names.length).fill(-1);
-  for (let i = 0; i < matches.length; i++) {
-    const rank = matches[i]!;
-    for (let slot = officeStart[rank]!; slot < officeStart[rank + 1]!; slot++) {
-      const province = officeProvince[slot]!;
-      if (provinceLast[province] !== rank) {
-        provinceLast[province] = rank;
-        provinces[province]!++;
+  for (let combo = 0; combo < perCombo.length; combo++) {
+    const count = perCombo[combo]!;
+    if (count === 0) continue;
+    for (let k = start[combo]!; k < start[combo + 1]!; k++) {
+      const province = provinceOfPlace(places[k]!);
+      if (provinceLast[province] !== combo) {
+        provinceLast[province] = combo;
+        provinces[province]! += count;
       }
-      const city = officeCity[slot]!;
-      if (cityLast[city] !== rank) {
-        cityLast[city] = rank;
-        cities[city]!++;
+      const city = cityOfPlace(places[k]!);
+      if (cityLast[city] !== combo) {
+        cityLast[city] = combo;
+        cities[city]! += count;
       }
     }
   }
   return { province: top(provinces, PROVINCE_CODES), city: top(cities, attributes.cities.names) };
-}
-
-function countLists(lists: RankLists, size: number, matches: Int32Array): Int32Array {
-  const counts = new Int32Array(size);
-  for (let i = 0; i < matches.length; i++) {
-    const rank = matches[i]!;
-    for (let k = lists.start[rank]!; k < lists.start[rank + 1]!; k++) counts[lists.values[k]!]!++;
-  }
-  return counts;
 }
 
 /** Counts and name orders fit in 21 bits each, so one exact double carries (count descending, name). */

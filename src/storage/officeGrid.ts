@@ -1,6 +1,14 @@
-/** Grid cells of a quarter degree: a 25 km search reads about four of them. */
-const CELL_DEGREES = 0.25;
-const cellIndex = (degrees: number, offset: number) => Math.floor((degrees + offset) / CELL_DEGREES);
+import { unitVector } from "../domain/geo/distance.ts";
+
+/**
+ * Cell sizes tried, finest first: the finest whose grid over the offices' rectangle has at most
+ * MAX_CELLS cells is used. Canada's offices span about 41° × 89°: a tenth of a degree (11 km ×
+ * 8 km at Toronto) gives 365,000 cells (1.5 MB of offsets), so a 5 km search in a downtown
+ * reads a few small cells rather than one quarter-degree cell holding a whole city's offices.
+ * Offices spread over the globe fall back to coarser cells (at worst 721 × 1441 quarter degrees).
+ */
+const CELL_CHOICES = [0.1, 0.25, 0.5, 1];
+const MAX_CELLS = 1 << 20;
 
 export interface Box {
   minLat: number;
@@ -10,52 +18,55 @@ export interface Box {
 }
 
 /**
- * Offices with coordinates, copied in grid order: by quarter-degree cell, row by row (latitude),
- * each row west to east, and within a cell in slot order. The cells of one row that a box
- * overlaps are then one contiguous span, so a near search reads a few runs of adjacent memory
- * instead of looking cells up one by one. `start` indexes the cells of the rectangle that holds
- * every office (at most 721 × 1441 cells: 4 MB of start offsets for offices spread over the globe).
+ * Offices with coordinates, copied in grid order: by cell, row by row (latitude), each row west
+ * to east, and within a cell in slot order. The cells of one row that a box overlaps are then one
+ * contiguous span, so a near search reads a few runs of adjacent memory instead of looking cells
+ * up one by one. Each office is kept as a unit vector (x, y, z) with its rank: the search's
+ * distance test is a squared chord, no trigonometry per office (see nearSet).
  */
 export class OfficeGrid {
-  readonly lat: Float64Array;
-  readonly lng: Float64Array;
-  readonly cosLat: Float64Array;
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  readonly z: Float64Array;
   readonly rank: Int32Array;
+  private readonly cellDegrees: number;
   private readonly start: Int32Array;
   private readonly firstRow: number;
   private readonly rows: number;
   private readonly firstColumn: number;
   private readonly columns: number;
 
-  constructor(officeLat: Float64Array, officeLng: Float64Array, officeCosLat: Float64Array, officeRank: Int32Array) {
+  constructor(officeLat: Float64Array, officeLng: Float64Array, officeRank: Int32Array) {
     const slots: number[] = [];
-    for (let slot = 0; slot < officeLat.length; slot++) if (!Number.isNaN(officeLat[slot]!) && !Number.isNaN(officeLng[slot]!)) slots.push(slot);
-    let [minRow, maxRow, minColumn, maxColumn] = [Infinity, -Infinity, Infinity, -Infinity];
-    for (const slot of slots) {
-      const row = cellIndex(officeLat[slot]!, 90);
-      const column = cellIndex(officeLng[slot]!, 180);
-      [minRow, maxRow, minColumn, maxColumn] = [Math.min(minRow, row), Math.max(maxRow, row), Math.min(minColumn, column), Math.max(maxColumn, column)];
+    let [minLat, maxLat, minLng, maxLng] = [Infinity, -Infinity, Infinity, -Infinity];
+    for (let slot = 0; slot < officeLat.length; slot++) {
+      const [lat, lng] = [officeLat[slot]!, officeLng[slot]!];
+      if (Number.isNaN(lat) || Number.isNaN(lng)) continue;
+      slots.push(slot);
+      [minLat, maxLat, minLng, maxLng] = [Math.min(minLat, lat), Math.max(maxLat, lat), Math.min(minLng, lng), Math.max(maxLng, lng)];
     }
-    this.firstRow = slots.length ? minRow : 0;
-    this.rows = slots.length ? maxRow - minRow + 1 : 0;
-    this.firstColumn = slots.length ? minColumn : 0;
-    this.columns = slots.length ? maxColumn - minColumn + 1 : 0;
-    const cellOf = (slot: number) =>
-      (cellIndex(officeLat[slot]!, 90) - this.firstRow) * this.columns + (cellIndex(officeLng[slot]!, 180) - this.firstColumn);
+    const cellsAt = (degrees: number) =>
+      (cellIndex(maxLat, 90, degrees) - cellIndex(minLat, 90, degrees) + 1) * (cellIndex(maxLng, 180, degrees) - cellIndex(minLng, 180, degrees) + 1);
+    this.cellDegrees = slots.length ? (CELL_CHOICES.find((degrees) => cellsAt(degrees) <= MAX_CELLS) ?? CELL_CHOICES.at(-1)!) : 1;
+    const row = (lat: number) => cellIndex(lat, 90, this.cellDegrees);
+    const column = (lng: number) => cellIndex(lng, 180, this.cellDegrees);
+    this.firstRow = slots.length ? row(minLat) : 0;
+    this.rows = slots.length ? row(maxLat) - this.firstRow + 1 : 0;
+    this.firstColumn = slots.length ? column(minLng) : 0;
+    this.columns = slots.length ? column(maxLng) - this.firstColumn + 1 : 0;
+    const cellOf = (slot: number) => (row(officeLat[slot]!) - this.firstRow) * this.columns + (column(officeLng[slot]!) - this.firstColumn);
     // A counting sort by cell, stable, so each cell keeps its offices in slot order.
     this.start = new Int32Array(this.rows * this.columns + 1);
     for (const slot of slots) this.start[cellOf(slot) + 1]!++;
     for (let cell = 0; cell < this.rows * this.columns; cell++) this.start[cell + 1]! += this.start[cell]!;
     const next = this.start.slice(0, this.rows * this.columns);
-    this.lat = new Float64Array(slots.length);
-    this.lng = new Float64Array(slots.length);
-    this.cosLat = new Float64Array(slots.length);
+    this.x = new Float64Array(slots.length);
+    this.y = new Float64Array(slots.length);
+    this.z = new Float64Array(slots.length);
     this.rank = new Int32Array(slots.length);
     for (const slot of slots) {
       const at = next[cellOf(slot)]!++;
-      this.lat[at] = officeLat[slot]!;
-      this.lng[at] = officeLng[slot]!;
-      this.cosLat[at] = officeCosLat[slot]!;
+      [this.x[at], this.y[at], this.z[at]] = unitVector(officeLat[slot]!, officeLng[slot]!);
       this.rank[at] = officeRank[slot]!;
     }
   }
@@ -65,10 +76,11 @@ export class OfficeGrid {
    * written into `out` as pairs; returns how many numbers were written.
    */
   spans(box: Box, out: number[]): number {
-    const fromRow = Math.max(cellIndex(box.minLat, 90), this.firstRow) - this.firstRow;
-    const toRow = Math.min(cellIndex(box.maxLat, 90), this.firstRow + this.rows - 1) - this.firstRow;
-    const fromColumn = Math.max(cellIndex(Math.max(-180, box.minLng), 180), this.firstColumn) - this.firstColumn;
-    const toColumn = Math.min(cellIndex(Math.min(180, box.maxLng), 180), this.firstColumn + this.columns - 1) - this.firstColumn;
+    const degrees = this.cellDegrees;
+    const fromRow = Math.max(cellIndex(box.minLat, 90, degrees), this.firstRow) - this.firstRow;
+    const toRow = Math.min(cellIndex(box.maxLat, 90, degrees), this.firstRow + this.rows - 1) - this.firstRow;
+    const fromColumn = Math.max(cellIndex(Math.max(-180, box.minLng), 180, degrees), this.firstColumn) - this.firstColumn;
+    const toColumn = Math.min(cellIndex(Math.min(180, box.maxLng), 180, degrees), this.firstColumn + this.columns - 1) - this.firstColumn;
     let n = 0;
     if (fromColumn > toColumn) return 0;
     for (let row = fromRow; row <= toRow; row++) {
@@ -83,6 +95,10 @@ export class OfficeGrid {
   }
 
   bytes(): number {
-    return this.lat.byteLength + this.lng.byteLength + this.cosLat.byteLength + this.rank.byteLength + this.start.byteLength;
+    return this.x.byteLength + this.y.byteLength + this.z.byteLength + this.rank.byteLength + this.start.byteLength;
   }
+}
+
+function cellIndex(degrees: number, offset: number, cellDegrees: number): number {
+  return Math.floor((degrees + offset) / cellDegrees);
 }

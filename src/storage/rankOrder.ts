@@ -1,3 +1,4 @@
+import { EARTH_RADIUS_KM } from "../domain/geo/distance.ts";
 import type { BrokerSort } from "../schemas/discovery.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 import type { RankSet } from "./rankSets.ts";
@@ -5,6 +6,8 @@ import { smallestSorted } from "./smallestSorted.ts";
 
 /** Ranks fit in 21 bits (two million brokers), so a sort key can carry the rank below a measure. */
 const RANK_BITS = 2 ** 21;
+/** Millimetres in a unit-sphere chord on the Earth. */
+const CHORD_MM = EARTH_RADIUS_KM * 1e6;
 
 /** A per-version order of every rank (rating or reviews) and each rank's position in it. */
 export interface GlobalOrder {
@@ -48,8 +51,9 @@ export function orderRanks(
     const rank = matches[i]!;
     while (j < ranks.length && ranks[j]! < rank) j++;
     const value = values && ranks[j] === rank ? values[j]! : 0;
-    // Distance in metres; bm25 (negative, lower is better) shifted positive at 1e-5 resolution.
-    const measure = sort === "distance" ? Math.round(value * 1000) : Math.round((Math.max(-1000, value) + 1000) * 1e5);
+    // Distance as the chord in millimetres (it grows with the distance; at most 10⁹ for 500 km,
+    // within the 32 bits above the rank); bm25 (negative, lower is better) shifted positive at 1e-5 resolution.
+    const measure = sort === "distance" ? Math.round(Math.sqrt(value) * CHORD_MM) : Math.round((Math.max(-1000, value) + 1000) * 1e5);
     keys[i] = measure * RANK_BITS + rank;
   }
   const first = smallestSorted(keys, end);

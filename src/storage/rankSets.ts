@@ -1,9 +1,9 @@
-import { boundingBox, cosOfLatitude, haversine, kmOfHaversine, type LatLng } from "../domain/geo/distance.ts";
+import { boundingBox, chord2OfKm, kmOfChord2, unitVector, type LatLng } from "../domain/geo/distance.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 
 /**
  * Ranks (alphabetical positions) of published brokers, ascending, with an optional number per
- * rank: the distance of a near set, the bm25 score of a text set. Every filter is one of these;
+ * rank: the squared chord of a near set (see nearSet), the bm25 score of a text set. Every filter is one of these;
  * a search intersects them.
  */
 export interface RankSet {
@@ -30,48 +30,46 @@ export function withMembership(set: RankSet, rankCount: number): RankSet {
 }
 
 /**
- * Every broker with an office within `radiusKm` of `centre`, with the distance to its nearest
- * such office. Only the offices in grid cells overlapping the bounding box are measured, and
- * only halfway: each office gives a haversine, each broker keeps its smallest, and only that
- * one becomes kilometres (kmOfHaversine keeps order, so it is the broker's nearest office, and
- * within the radius exactly when any of its offices is: the same answer as measuring each office).
+ * Every broker with an office within `radiusKm` of `centre`, with the squared chord to its
+ * nearest such office as its value (kmOfChord2 turns it into km; it orders like the distance).
+ * Only the offices in grid cells overlapping the bounding box are measured, each by its squared
+ * chord to the centre (unit vectors: three products, no trigonometry); each broker keeps its
+ * smallest. An office whose chord is within a rounding error of the radius's gets the exact
+ * test in kilometres, so a broker is in the set exactly when kmOfChord2 puts an office in range.
  * The set lives in scratch space the attributes own, so a search over 30,000 offices allocates
  * nothing for it (less garbage, fewer collection pauses): it is valid until the next nearSet,
  * which suits a set that one search uses and never keeps.
  */
 export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: number): RankSet {
-  const box = boundingBox(centre, radiusKm);
-  const { lat: officeLat, lng: officeLng, cosLat: officeCosLat, rank: officeRank } = attributes.grid;
-  const cosCentre = cosOfLatitude(centre.lat);
-  // Smallest haversine per rank in scratch arrays the attributes own (no map, no allocation per
-  // office); `touchedBits` marks the ranks written, to read them back in order and reset them.
+  const { x, y, z, rank: officeRank } = attributes.grid;
+  const [cx, cy, cz] = unitVector(centre.lat, centre.lng);
+  const limit = chord2OfKm(radiusKm);
+  const surelyIn = limit * (1 - 1e-9);
+  const surelyOut = limit * (1 + 1e-9);
+  // Smallest squared chord per rank in scratch arrays the attributes own (no map, no allocation
+  // per office); `touchedBits` marks the ranks written, to read them back in order and reset them.
   const { best, touchedBits, touched, distances } = attributes.nearScratch();
   const spans: number[] = [];
-  const spanEnds = attributes.grid.spans(box, spans);
+  const spanEnds = attributes.grid.spans(boundingBox(centre, radiusKm), spans);
   for (let s = 0; s < spanEnds; s += 2) {
     for (let at = spans[s]!; at < spans[s + 1]!; at++) {
-      const lat = officeLat[at]!;
-      const lng = officeLng[at]!;
-      if (lat < box.minLat || lat > box.maxLat || lng < box.minLng || lng > box.maxLng) continue;
-      const h = haversine(centre.lat, centre.lng, cosCentre, lat, lng, officeCosLat[at]!);
+      const dx = x[at]! - cx;
+      const dy = y[at]! - cy;
+      const dz = z[at]! - cz;
+      const chord2 = dx * dx + dy * dy + dz * dz;
+      if (chord2 > surelyIn && (chord2 > surelyOut || kmOfChord2(chord2) > radiusKm)) continue;
       const rank = officeRank[at]!;
-      const previous = best[rank]!;
       touchedBits[rank >>> 5]! |= 1 << (rank & 31);
-      if (h < previous) best[rank] = h;
+      if (chord2 < best[rank]!) best[rank] = chord2;
     }
   }
-  const ascending = takeAscending(touchedBits, touched);
-  // The ranks within the radius are written back over `ascending` (behind the reads).
-  let n = 0;
-  for (let i = 0; i < ascending.length; i++) {
-    const rank = ascending[i]!;
-    const km = kmOfHaversine(best[rank]!);
+  const ranks = takeAscending(touchedBits, touched);
+  for (let i = 0; i < ranks.length; i++) {
+    const rank = ranks[i]!;
+    distances[i] = best[rank]!;
     best[rank] = Number.POSITIVE_INFINITY;
-    if (km > radiusKm) continue;
-    ascending[n] = rank;
-    distances[n++] = km;
   }
-  return { ranks: ascending.subarray(0, n), values: distances.subarray(0, n) };
+  return { ranks, values: distances.subarray(0, ranks.length) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { kmOfChord2 } from "../domain/geo/distance.ts";
 import { brokerLines, brokerLocations, brokers } from "../../db/schema.ts";
 import { PROVINCE_CODES, type ProvinceCode } from "../domain/provinces.ts";
 import type { BrokerListItem } from "../schemas/broker.ts";
@@ -158,7 +159,7 @@ export class SearchIndex {
       const { averageRating, reviewCount, verified, list } = attributes;
       result.items = Array.from(page, (rank) => list.item(rank, this.rankToId[rank]!, averageRating[rank]!, reviewCount[rank]!, verified[rank] === 1));
     }
-    if (near) result.distances = Array.from(page, (rank) => valueAt(near, rank) ?? 0);
+    if (near) result.distances = Array.from(page, (rank) => kmOfChord2(valueAt(near, rank) ?? 0));
     if (filter.facets?.length) result.facets = this.facets(filter, parts, matches);
     return result;
   }

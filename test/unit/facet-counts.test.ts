@@ -2,6 +2,8 @@ import { expect, test } from "bun:test";
 import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
 import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
 import { countFacet, countProvincesAndCities } from "../../src/storage/facetCounts.ts";
+import { officePlaces } from "../../src/storage/officePlaces.ts";
+import { combosOf } from "../../src/storage/rankCombos.ts";
 import { seededRandom } from "../support/seededRandom.ts";
 
 test("province and city counted in one pass equal each counted alone (several offices, some in one city)", () => {
@@ -21,12 +23,8 @@ test("province and city counted in one pass equal each counted alone (several of
     }
     officeStart[rank + 1] = cities.length;
   }
-  const attributes = {
-    officeStart,
-    officeProvince: Uint8Array.from(provinces),
-    officeCity: Int32Array.from(cities),
-    cities: { names: cityNames },
-  } as unknown as BrokerAttributes;
+  const officeCombos = combosOf(officePlaces(officeStart, Uint8Array.from(provinces), Int32Array.from(cities)));
+  const attributes = { officeCombos, cities: { names: cityNames } } as unknown as BrokerAttributes;
   for (const share of [0, 0.01, 0.3, 1]) {
     const matches = Int32Array.from(Array.from({ length: n }, (_, rank) => rank).filter(() => next() < share));
     const both = countProvincesAndCities(attributes, matches);
@@ -43,7 +41,7 @@ test("facet values come most frequent first, ties by name, at most 50, as a comp
   const lists = Array.from({ length: n }, () => Array.from({ length: Math.floor(next() * 4) }, () => Math.floor(next() ** 3 * names.length)));
   const start = new Int32Array(n + 1);
   lists.forEach((list, rank) => (start[rank + 1] = start[rank]! + list.length));
-  const attributes = { linesOf: { start, values: Int32Array.from(lists.flat()) }, lines: { names } } as unknown as BrokerAttributes;
+  const attributes = { lineCombos: combosOf({ start, values: Int32Array.from(lists.flat()) }), lines: { names } } as unknown as BrokerAttributes;
   for (const size of [0, 10, 200, n]) {
     const matches = Int32Array.from({ length: size }, (_, i) => i);
     const counts = new Map<number, number>();
@@ -54,4 +52,32 @@ test("facet values come most frequent first, ties by name, at most 50, as a comp
       .slice(0, 50);
     expect(countFacet(attributes, matches, "insuranceType", {})).toEqual(expected);
   }
+});
+
+test("counting by combination gives each broker once per place, as a walk over every office does", () => {
+  const next = seededRandom(11);
+  const n = 1_500;
+  const cityNames = Array.from({ length: 40 }, (_, i) => `Town ${i}`);
+  const places: [number, number][][] = Array.from({ length: n }, () =>
+    Array.from({ length: 1 + Math.floor(next() * 3) }, () => {
+      const city = Math.floor(next() * 6) * (next() < 0.2 ? 7 : 1);
+      return [city % PROVINCE_CODES.length, city] as [number, number];
+    }),
+  );
+  const officeStart = new Int32Array(n + 1);
+  places.forEach((list, rank) => (officeStart[rank + 1] = officeStart[rank]! + list.length));
+  const officeCombos = combosOf(officePlaces(officeStart, Uint8Array.from(places.flat().map(([p]) => p)), Int32Array.from(places.flat().map(([, c]) => c))));
+  const attributes = { officeCombos, cities: { names: cityNames } } as unknown as BrokerAttributes;
+  const matches = Int32Array.from(Array.from({ length: n }, (_, rank) => rank).filter(() => next() < 0.6));
+  const expected = (value: (place: [number, number]) => number, keep: (place: [number, number]) => boolean) => {
+    const counts = new Map<number, number>();
+    for (const rank of matches) for (const v of new Set(places[rank]!.filter(keep).map(value))) counts.set(v, (counts.get(v) ?? 0) + 1);
+    return counts;
+  };
+  const asMap = (entries: { value: string; count: number }[] | undefined, names: readonly string[]) => new Map(entries!.map((e) => [names.indexOf(e.value), e.count]));
+  expect(asMap(countFacet(attributes, matches, "province", {}), PROVINCE_CODES)).toEqual(expected(([p]) => p, () => true));
+  expect(asMap(countFacet(attributes, matches, "city", {}), cityNames)).toEqual(expected(([, c]) => c, () => true));
+  // city=7 keeps provinces of offices in that city only; province 2 keeps cities of its offices only.
+  expect(asMap(countFacet(attributes, matches, "province", { cityId: 7 }), PROVINCE_CODES)).toEqual(expected(([p]) => p, ([, c]) => c === 7));
+  expect(asMap(countFacet(attributes, matches, "city", { provinceIndex: 2 }), cityNames)).toEqual(expected(([, c]) => c, ([p]) => p === 2));
 });

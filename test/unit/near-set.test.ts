@@ -1,11 +1,14 @@
 import { expect, test } from "bun:test";
-import { boundingBox, cosOfLatitude, haversineKm } from "../../src/domain/geo/distance.ts";
+import { boundingBox, cosOfLatitude, haversineKm, kmOfChord2 } from "../../src/domain/geo/distance.ts";
 import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
 import { OfficeGrid } from "../../src/storage/officeGrid.ts";
 import { nearSet } from "../../src/storage/rankSets.ts";
 import { seededRandom } from "../support/seededRandom.ts";
 
-test("nearSet gives every broker measuring each office in the box would, with the same nearest distance to the bit", () => {
+test.each([
+  ["offices in southern Ontario (tenth-degree cells)", 43, 3, -81, 4],
+  ["offices spread over most of the globe (coarser cells)", -70, 140, -179, 358],
+] as const)("nearSet gives every broker measuring each office with the haversine would, with its nearest distance: %s", (_, lat0, latSpan, lng0, lngSpan) => {
   const next = seededRandom(5);
   const n = 3_000;
   const lat: number[] = [];
@@ -13,15 +16,15 @@ test("nearSet gives every broker measuring each office in the box would, with th
   const rank: number[] = [];
   for (let r = 0; r < n; r++) {
     for (let k = Math.floor(next() * 3); k >= 0; k--) {
-      lat.push(43 + next() * 3);
-      lng.push(-81 + next() * 4);
+      lat.push(lat0 + next() * latSpan);
+      lng.push(lng0 + next() * lngSpan);
       rank.push(r);
     }
   }
   const officeLat = Float64Array.from(lat);
   const officeLng = Float64Array.from(lng);
   const officeCos = Float64Array.from(lat, cosOfLatitude);
-  const grid = new OfficeGrid(officeLat, officeLng, officeCos, Int32Array.from(rank));
+  const grid = new OfficeGrid(officeLat, officeLng, Int32Array.from(rank));
   const scratch = {
     best: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
     touchedBits: new Int32Array(Math.ceil(n / 32)),
@@ -32,7 +35,7 @@ test("nearSet gives every broker measuring each office in the box would, with th
   // Small radii (few touched ranks) and large ones (most), ranks 31 and 32 apart on one bit word's edges.
   for (const radiusKm of [1, 5, 20, 60, 150, 400]) {
     for (let round = 0; round < 5; round++) {
-      const centre = { lat: 43 + next() * 3, lng: -81 + next() * 4 };
+      const centre = { lat: lat0 + next() * latSpan, lng: lng0 + next() * lngSpan };
       const box = boundingBox(centre, radiusKm);
       const nearest = new Map<number, number>();
       for (let at = 0; at < officeLat.length; at++) {
@@ -43,7 +46,8 @@ test("nearSet gives every broker measuring each office in the box would, with th
       const expected = [...nearest].sort((a, b) => a[0] - b[0]);
       const set = nearSet(attributes, centre, radiusKm);
       expect(Array.from(set.ranks)).toEqual(expected.map(([r]) => r));
-      expect(Array.from(set.values!)).toEqual(expected.map(([, km]) => km));
+      // The set holds squared chords; in km they are the haversine's to a micrometre.
+      Array.from(set.values!).forEach((chord2, i) => expect(Math.abs(kmOfChord2(chord2) - expected[i]![1])).toBeLessThan(1e-9));
       // The scratch space is left clean for the next search.
       expect(scratch.best.every((value) => value === Number.POSITIVE_INFINITY)).toBe(true);
       expect(scratch.touchedBits.every((word) => word === 0)).toBe(true);

@@ -5,7 +5,7 @@ export interface LatLng {
 }
 
 /** Mean Earth radius (IUGG), the usual choice for great-circle distances. */
-const EARTH_RADIUS_KM = 6371.0088;
+export const EARTH_RADIUS_KM = 6371.0088;
 const RADIANS = Math.PI / 180;
 
 /** Great-circle distance in kilometres (haversine formula: stable for short distances too). */
@@ -38,6 +38,27 @@ export function haversine(aLat: number, aLng: number, cosALat: number, bLat: num
 /** Kilometres from a haversine (the second half of haversineKm). */
 export function kmOfHaversine(h: number): number {
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * A point as a unit vector on the sphere. The straight-line (chord) distance between two such
+ * vectors grows with the great-circle distance, and its square needs no trigonometry:
+ * a near search measures thousands of offices with three subtractions and three products each.
+ */
+export function unitVector(lat: number, lng: number): [x: number, y: number, z: number] {
+  const cosLat = Math.cos(lat * RADIANS);
+  return [cosLat * Math.cos(lng * RADIANS), cosLat * Math.sin(lng * RADIANS), Math.sin(lat * RADIANS)];
+}
+
+/** The squared chord (unit sphere) of a great-circle distance in km, as chord2 measures it. */
+export function chord2OfKm(km: number): number {
+  const chord = 2 * Math.sin(Math.min(Math.PI / 2, km / (2 * EARTH_RADIUS_KM)));
+  return chord * chord;
+}
+
+/** Kilometres from a squared chord: the haversine of the angle is a quarter of it (sin²(θ/2) = (chord/2)²). */
+export function kmOfChord2(chord2: number): number {
+  return kmOfHaversine(chord2 / 4);
 }
 
 /**
