@@ -16,7 +16,7 @@ export class MetaCounter {
   private value: number | undefined;
   /** The WAL's signal and the header as of the last read; looked for twice (the `-shm` appears with the first read). */
   private signal: WalChangeSignal | undefined;
-  private seen = new Int32Array(0);
+  private seen: Int32Array = new Int32Array(0);
   private lookedForSignal = 0;
 
   constructor(
