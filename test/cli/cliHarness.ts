@@ -12,16 +12,29 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `bun src/main.ts …` as an operator would, with only the environment given (plus PATH/HOME). */
+/**
+ * Runs `bun src/main.ts …` as an operator would, with only the environment given (plus PATH/HOME).
+ * Its output goes to files, read once it has exited: under a loaded test run, Bun's reader of a
+ * piped child's output intermittently came back empty though the child had written and exited 0
+ * (`console-link --json` read as "", twice; the same loss is reported for Bun.spawn pipes in
+ * garrytan/gstack#2559, fixed there the same way).
+ */
 export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
-    cwd: REPO,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...(await onPostgresToo(args, env)), ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { code, stdout, stderr };
+  const dir = mkdtempSync(join(tmpdir(), "broker-directory-cli-output-"));
+  try {
+    const proc = Bun.spawn([process.execPath, MAIN, ...args], {
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...(await onPostgresToo(args, env)), ...env },
+      stdin: "ignore",
+      stdout: Bun.file(join(dir, "stdout")),
+      stderr: Bun.file(join(dir, "stderr")),
+    });
+    const code = await proc.exited;
+    const read = (name: string) => Bun.file(join(dir, name)).text().catch(() => "");
+    return { code, stdout: await read("stdout"), stderr: await read("stderr") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Folders made by tempDir(): a database named inside one is the test's own (see onPostgresToo). */
