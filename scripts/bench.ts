@@ -26,6 +26,7 @@ import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, t
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { memoryOf } from "./bench/processMemory.ts";
 import { buildScenarios, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
+import { logOffset, serverTimesSince } from "./bench/serverTimes.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
 
 const { values } = parseArgs({
@@ -150,8 +151,9 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         records.push({ id: scenario.id, label: scenario.label, sample: scenario.sample, result: null, ratioToCeiling: null, responseBytes: null, note: check.note });
         continue;
       }
-      const result = await measure(server.url, scenario.requests, server.proc.pid);
-      console.log(`${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+      const result = await measure(server.url, scenario.requests, server.proc.pid, server.logFile);
+      const answerTimes = result.server ? `; server time p50 ${result.server.p50Ms} ms, p99 ${result.server.p99Ms} ms` : "";
+      console.log(`${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${answerTimes}`);
       records.push({
         id: scenario.id,
         label: scenario.label,
@@ -201,11 +203,15 @@ function seedDatabase(app: AppCommand, brokers: number, db: string, dir: string)
 }
 
 /** Warm-up (discarded: JIT, caches, connections), then the measured run and where the CPU went. */
-async function measure(baseUrl: string, requests: LoadRequest[], serverPid: number) {
+async function measure(baseUrl: string, requests: LoadRequest[], serverPid: number, logFile?: string) {
   if (warmupSeconds > 0) await runWrk(baseUrl, requests, { ...load, durationSeconds: warmupSeconds });
+  if (logFile) await Bun.sleep(100); // the warm-up's last log lines are flushed before the offset is taken
+  const offset = logFile ? logOffset(logFile) : 0;
   const before = cpuSnapshot(serverPid);
   const result = await runWrk(baseUrl, requests, load);
-  return { ...result, cpu: cpuShare(before, cpuSnapshot(serverPid), result.loadGeneratorCpuSeconds) };
+  const cpu = cpuShare(before, cpuSnapshot(serverPid), result.loadGeneratorCpuSeconds);
+  const server = logFile ? await serverTimesSince(logFile, offset) : undefined;
+  return { ...result, cpu, ...(server ? { server } : {}) };
 }
 
 async function measureCeiling(dir: string, body: Uint8Array) {

@@ -50,6 +50,8 @@ export interface RunningProcess {
   url: string;
   /** exec → first 200 from /healthz. */
   startupMs: number;
+  /** Where its standard output (the access log) goes. */
+  logFile: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function startProcess(
     if (proc.exitCode !== null) throw new Error(`${argv.join(" ")} exited with ${proc.exitCode} before /healthz answered (log: ${options.logFile})`);
     try {
       const response = await fetch(`${url}/healthz`);
-      if (response.ok) return { proc, url, startupMs: performance.now() - started };
+      if (response.ok) return { proc, url, startupMs: performance.now() - started, logFile: options.logFile };
     } catch {
       // not listening yet
     }

@@ -1,9 +1,10 @@
 /** The benchmark's record (written as JSON so runs can be compared) and its printed table. */
 import { cpus, release, totalmem } from "node:os";
 import type { CpuShare } from "./cpuUsage.ts";
+import type { ServerTimes } from "./serverTimes.ts";
 import type { LoadResult } from "./wrk.ts";
 
-export type Measured = LoadResult & { cpu: CpuShare };
+export type Measured = LoadResult & { cpu: CpuShare; server?: ServerTimes };
 
 export interface ScenarioRecord {
   id: string;
@@ -56,13 +57,15 @@ const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`;
 
 /** The table as Markdown (printed, and pasted into the README). */
 export function markdownTable(record: BenchRecord): string {
-  const header = `| scenario | req/s | p50 ms | p99 ms | vs ceiling | vs /healthz | server cores |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |`;
+  const header =
+    `| scenario | req/s | p50 ms | p99 ms | server p50 ms | server p99 ms | vs ceiling | vs /healthz | server cores |\n` +
+    `| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`;
   const healthz = record.scenarios.find((s) => s.id === "healthz")?.result?.requestsPerSecond;
   const percent = (ratio: number | null | undefined) => (ratio === null || ratio === undefined ? "" : `${Math.round(ratio * 100)} %`);
   const row = (label: string, r: Measured | null, ratio: number | null, note?: string) =>
     r
-      ? `| ${label} | ${fmt(r.requestsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${percent(ratio)} | ${percent(healthz ? r.requestsPerSecond / healthz : null)} | ${r.cpu.server.toFixed(2)} |`
-      : `| ${label} | n/a | | | ${note ?? ""} | | |`;
+      ? `| ${label} | ${fmt(r.requestsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.server?.p50Ms.toFixed(2) ?? ""} | ${r.server?.p99Ms.toFixed(2) ?? ""} | ${percent(ratio)} | ${percent(healthz ? r.requestsPerSecond / healthz : null)} | ${r.cpu.server.toFixed(2)} |`
+      : `| ${label} | n/a | | | | | ${note ?? ""} | | |`;
   const rows = [
     row("ceiling: bare Bun.serve, same body as (1)", record.ceiling.result, 1),
     ...record.scenarios.map((s) => row(s.label, s.result, s.ratioToCeiling, s.note)),
