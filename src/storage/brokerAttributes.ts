@@ -4,6 +4,7 @@ import { ListColumns } from "./listColumns.ts";
 import { OfficeGrid } from "./officeGrid.ts";
 import { officePlaces } from "./officePlaces.ts";
 import { combosOf, type RankCombos } from "./rankCombos.ts";
+import { flattenLists, type RankLists } from "./rankLists.ts";
 import type { DirectoryDb } from "./database.ts";
 
 /** Values of one kind (cities, lines, languages…) numbered in first-seen order, with a display name each. */
@@ -29,12 +30,6 @@ class Vocabulary {
   find(key: string): number | undefined {
     return this.byKey.get(key);
   }
-}
-
-/** A list per rank, stored flat: the values of rank r are values[start[r] … start[r + 1]). */
-export interface RankLists {
-  start: Int32Array;
-  values: Int32Array;
 }
 
 /**
@@ -111,9 +106,9 @@ export class BrokerAttributes {
       languageLists[rank] = languageIds(languages);
       specialtyLists[rank] = specialtyIds(specialties);
     }
-    this.linesOf = flatten(lineLists);
-    this.languagesOf = flatten(languageLists);
-    this.specialtiesOf = flatten(specialtyLists);
+    this.linesOf = flattenLists(lineLists);
+    this.languagesOf = flattenLists(languageLists);
+    this.specialtiesOf = flattenLists(specialtyLists);
     this.lineCombos = combosOf(this.linesOf);
     this.languageCombos = combosOf(this.languagesOf);
 
@@ -214,17 +209,4 @@ function listReader(vocabulary: Vocabulary): (json: string) => Int32Array {
     if (!ids) seen.set(json, (ids = Int32Array.from(JSON.parse(json) as string[], (name) => vocabulary.idOfName(name))));
     return ids;
   };
-}
-
-function flatten(lists: readonly ArrayLike<number>[]): RankLists {
-  const start = new Int32Array(lists.length + 1);
-  let total = 0;
-  lists.forEach((list, i) => {
-    start[i] = total;
-    total += list.length;
-  });
-  start[lists.length] = total;
-  const values = new Int32Array(total);
-  lists.forEach((list, i) => values.set(list as ArrayLike<number>, start[i]!));
-  return { start, values };
 }

@@ -27,12 +27,31 @@ export function countFacet(attributes: BrokerAttributes, matches: Int32Array, fa
 }
 
 function countOffices(attributes: BrokerAttributes, matches: Int32Array, facet: "province" | "city", office: OfficeConstraint) {
-  const combos = attributes.officeCombos;
-  const perCombo = countCombos(combos, matches);
-  const { start, values: places } = combos.lists;
+  const counts = spreadPlaces(attributes, countCombos(attributes.officeCombos, matches), facet, office);
+  return top(counts, facet === "province" ? PROVINCE_CODES : attributes.cities.names);
+}
+
+/**
+ * Both location facets when no location filter is in force (neither constrains the other):
+ * the matches' combinations counted once for both, the same counts as countFacet gives each.
+ */
+export function countProvincesAndCities(attributes: BrokerAttributes, matches: Int32Array): Required<Pick<FacetCounts, "province" | "city">> {
+  const perCombo = countCombos(attributes.officeCombos, matches);
+  return {
+    province: top(spreadPlaces(attributes, perCombo, "province", {}), PROVINCE_CODES),
+    city: top(spreadPlaces(attributes, perCombo, "city", {}), attributes.cities.names),
+  };
+}
+
+/**
+ * Brokers per province or city from brokers per combination of office places: each
+ * combination's count goes once to each value among its offices that meet `office`, so a
+ * broker's two offices in one city count once.
+ */
+function spreadPlaces(attributes: BrokerAttributes, perCombo: Int32Array, facet: "province" | "city", office: OfficeConstraint): Int32Array {
+  const { start, values: places } = attributes.officeCombos.lists;
   const size = facet === "province" ? PROVINCE_CODES.length : attributes.cities.names.length;
   const counts = new Int32Array(size);
-  // The last combination counted for each value: a broker's two offices in one city count once.
   const lastCombo = new Int32Array(size).fill(-1);
   for (let combo = 0; combo < perCombo.length; combo++) {
     const count = perCombo[combo]!;
@@ -48,38 +67,7 @@ function countOffices(attributes: BrokerAttributes, matches: Int32Array, facet: 
       counts[value]! += count;
     }
   }
-  return top(counts, facet === "province" ? PROVINCE_CODES : attributes.cities.names);
-}
-
-/**
- * Both location facets when no location filter is in force (neither constrains the other):
- * one count of the matches' combinations instead of two, the same counts as countFacet gives each.
- */
-export function countProvincesAndCities(attributes: BrokerAttributes, matches: Int32Array): Required<Pick<FacetCounts, "province" | "city">> {
-  const combos = attributes.officeCombos;
-  const perCombo = countCombos(combos, matches);
-  const { start, values: places } = combos.lists;
-  const provinces = new Int32Array(PROVINCE_CODES.length);
-  const provinceLast = new Int32Array(PROVINCE_CODES.length).fill(-1);
-  const cities = new Int32Array(attributes.cities.names.length);
-  const cityLast = new Int32Array(attributes.cities.names.length).fill(-1);
-  for (let combo = 0; combo < perCombo.length; combo++) {
-    const count = perCombo[combo]!;
-    if (count === 0) continue;
-    for (let k = start[combo]!; k < start[combo + 1]!; k++) {
-      const province = provinceOfPlace(places[k]!);
-      if (provinceLast[province] !== combo) {
-        provinceLast[province] = combo;
-        provinces[province]! += count;
-      }
-      const city = cityOfPlace(places[k]!);
-      if (cityLast[city] !== combo) {
-        cityLast[city] = combo;
-        cities[city]! += count;
-      }
-    }
-  }
-  return { province: top(provinces, PROVINCE_CODES), city: top(cities, attributes.cities.names) };
+  return counts;
 }
 
 /** Counts and name orders fit in 21 bits each, so one exact double carries (count descending, name). */

@@ -1,4 +1,4 @@
-import type { RankLists } from "./brokerAttributes.ts";
+import type { RankLists } from "./rankLists.ts";
 
 /**
  * An office's place (province and city) as one number: city × 16 + province (13 provinces and

@@ -1,4 +1,4 @@
-import type { RankLists } from "./brokerAttributes.ts";
+import { flattenLists, type RankLists } from "./rankLists.ts";
 
 /**
  * Per-rank value lists grouped by content. Brokers share few distinct lists (100,000 brokers
@@ -30,11 +30,7 @@ export function combosOf(lists: RankLists): RankCombos {
     }
     comboOf[rank] = id;
   }
-  const start = new Int32Array(contents.length + 1);
-  contents.forEach((values, id) => (start[id + 1] = start[id]! + values.length));
-  const values = new Int32Array(start[contents.length]!);
-  contents.forEach((list, id) => values.set(list, start[id]!));
-  return { comboOf, lists: { start, values } };
+  return { comboOf, lists: flattenLists(contents) };
 }
 
 /** How many of `matches` have each combination. */
