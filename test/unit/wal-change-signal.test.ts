@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { dlopen, FFIType, ptr } from "bun:ffi";
+import { closeSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/storage/database.ts";
@@ -76,4 +77,99 @@ test("without a -shm to map (an in-memory database) the counter reads the row ev
   db.$client.run("UPDATE meta SET value = value + 1 WHERE key = 'keys_version'");
   await nextTurn();
   expect(counter.current()).toBe(first + 1);
+});
+
+/**
+ * Who holds a lock on one byte of a file, as fcntl(F_GETLK) reports it to this process: the
+ * type (F_UNLCK = 2 when nobody does) and the holder's pid.
+ */
+function lockOn(file: string, byte: number): { type: number; pid: number } {
+  const { symbols } = dlopen("libc.so.6", { fcntl: { args: [FFIType.i32, FFIType.i32, FFIType.ptr], returns: FFIType.i32 } });
+  const F_GETLK = 5;
+  const F_WRLCK = 1;
+  // struct flock on 64-bit Linux: short l_type, short l_whence, off_t l_start, off_t l_len, pid_t l_pid.
+  const flock = new DataView(new ArrayBuffer(32));
+  flock.setInt16(0, F_WRLCK, true);
+  flock.setBigInt64(8, BigInt(byte), true);
+  flock.setBigInt64(16, 1n, true);
+  const fd = openSync(file, "r");
+  try {
+    expect(symbols.fcntl(fd, F_GETLK, ptr(flock.buffer))).toBe(0);
+  } finally {
+    closeSync(fd);
+  }
+  return { type: flock.getInt16(0, true), pid: flock.getInt32(24, true) };
+}
+
+/**
+ * A server watching the signal must keep SQLite's locks on the `-shm`: SQLite holds a shared lock
+ * on its byte 128 ("DMS") to tell other processes the file is in use. An earlier version mapped
+ * the file with Bun.mmap, which opens and closes a descriptor, and closing any descriptor of a
+ * file drops every lock the process holds on it: the next command beside the server believed it
+ * was the first to open the database, truncated the `-shm` to 3 bytes, and the server's SQLite
+ * died of SIGBUS on its mapping. The server here is a child, and this process looks at its locks.
+ */
+test("watching the signal keeps SQLite's lock on the -shm, and a command beside the server leaves it whole", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wal-signal-"));
+  dirs.push(dir);
+  const path = join(dir, "directory.db");
+  const script = join(dir, "server.ts");
+  const src = (file: string) => JSON.stringify(join(import.meta.dir, "../../src/storage", file));
+  await Bun.write(
+    script,
+    `import { openDatabase } from ${src("database.ts")};
+     import { MetaCounter } from ${src("metaCounter.ts")};
+     import { migrate } from ${src("migrate.ts")};
+     const db = openDatabase(${JSON.stringify(path)});
+     migrate(db);
+     const counter = new MetaCounter(db, "keys_version");
+     counter.current();
+     await new Promise((resolve) => setImmediate(resolve));
+     counter.current(); // the signal is open now
+     console.log("watching");
+     for await (const line of console) {
+       for (let i = 0; i < 20; i++) db.$client.run("UPDATE meta SET value = value + 1 WHERE key = 'directory_version'");
+       await new Promise((resolve) => setImmediate(resolve));
+       console.log(JSON.stringify({ keysVersion: counter.current() }));
+     }`,
+  );
+  const server = Bun.spawn([process.execPath, script], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  try {
+    const lines = server.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await lines.read()).value).toBe("watching\n");
+    expect(lockOn(`${path}-shm`, 128)).toEqual({ type: 0 /* F_RDLCK */, pid: server.pid });
+    // A command beside the server reads and writes; the -shm keeps its size and the server works on.
+    const command = new Database(path);
+    command.run("UPDATE meta SET value = value + 3 WHERE key = 'keys_version'");
+    command.close();
+    expect(statSync(`${path}-shm`).size).toBeGreaterThanOrEqual(32 * 1024);
+    server.stdin.write("go\n");
+    await server.stdin.flush();
+    const answer = (await lines.read()).value ?? "";
+    expect(JSON.parse(answer)).toEqual({ keysVersion: expect.any(Number) });
+  } finally {
+    server.kill();
+    expect(await new Response(server.stderr).text()).toBe("");
+  }
+});
+
+test("a database closed and opened again in this process: the counter watches the new -shm, not the deleted one", async () => {
+  const { path, db } = databaseFile();
+  const first = new MetaCounter(db, "keys_version");
+  first.current();
+  await nextTurn();
+  first.current(); // the signal is open on the first -shm
+  const deletedInode = statSync(`${path}-shm`).ino;
+  db.$client.close(true); // the last connection: SQLite checkpoints and deletes the -wal and -shm
+  const again = openDatabase(path);
+  expect(statSync(`${path}-shm`).ino).not.toBe(deletedInode);
+  const counter = new MetaCounter(again, "keys_version");
+  const before = counter.current();
+  await nextTurn();
+  expect(counter.current()).toBe(before);
+  const other = new Database(path);
+  other.run("UPDATE meta SET value = value + 7 WHERE key = 'keys_version'");
+  other.close();
+  await nextTurn();
+  expect(counter.current()).toBe(before + 7);
 });
