@@ -4,8 +4,9 @@ import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 const HEADER_BYTES = 96;
 
 /**
- * How many databases of one process get a signal; past it a counter asks SQLite every turn.
- * A server opens one database (a few with PostgreSQL's replicas); a test process opens hundreds.
+ * How many database files that still exist one process watches at once; past it a counter asks
+ * SQLite every turn. A server opens one database (a few with PostgreSQL's replicas); a test
+ * process opens hundreds, one after another, and deletes them.
  */
 const MAX_SIGNALS = 64;
 
@@ -54,7 +55,9 @@ export class WalChangeSignal {
     const known = signals.get(databasePath);
     try {
       if (known) return known.current();
-      if (databasePath === "" || databasePath === ":memory:" || signals.size >= MAX_SIGNALS || !existsSync(shm)) return undefined;
+      if (databasePath === "" || databasePath === ":memory:" || !existsSync(shm)) return undefined;
+      if (signals.size >= MAX_SIGNALS) WalChangeSignal.forgetDeletedFiles();
+      if (signals.size >= MAX_SIGNALS) return undefined;
       const signal = new WalChangeSignal(shm, openSync(shm, "r"));
       signals.set(databasePath, signal);
       return signal;
@@ -70,12 +73,35 @@ export class WalChangeSignal {
    * deleted one holds no lock SQLite still needs, so it may close.
    */
   private current(): WalChangeSignal {
-    if (fstatSync(this.fd).nlink === 0) {
+    if (this.deleted()) {
       const fresh = openSync(this.shm, "r");
-      closeSync(this.fd);
+      this.close();
       this.fd = fresh;
     }
     return this;
+  }
+
+  /** Whether this signal's `-shm` was deleted (the database closed, or its files removed). */
+  private deleted(): boolean {
+    return fstatSync(this.fd).nlink === 0;
+  }
+
+  /** Closes the descriptor of a deleted file: nobody can open that file again, so no lock of it matters. */
+  private close(): void {
+    closeSync(this.fd);
+  }
+
+  /**
+   * Makes room past MAX_SIGNALS by closing the signals of deleted files: a process that opens many
+   * databases over its life (a test run, PostgreSQL replicas rebuilt in new directories) keeps a
+   * descriptor only for the files that still exist.
+   */
+  private static forgetDeletedFiles(): void {
+    for (const [path, signal] of signals) {
+      if (!signal.deleted()) continue;
+      signal.close();
+      signals.delete(path);
+    }
   }
 
   /** A copy of the header now, to compare with later. */

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { dlopen, FFIType, ptr } from "bun:ffi";
 import { closeSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { openDatabase } from "../../src/storage/database.ts";
 import { MetaCounter } from "../../src/storage/metaCounter.ts";
 import { migrate } from "../../src/storage/migrate.ts";
@@ -172,4 +172,15 @@ test("a database closed and opened again in this process: the counter watches th
   other.close();
   await nextTurn();
   expect(counter.current()).toBe(before + 7);
+});
+
+test("a process that opens and deletes many databases keeps watching new ones (descriptors of deleted files are closed)", () => {
+  for (let i = 0; i < 80; i++) {
+    const { path, db } = databaseFile();
+    expect(WalChangeSignal.open(path)).toBeDefined();
+    db.$client.close(true);
+    rmSync(dirname(path), { recursive: true, force: true });
+  }
+  const { path } = databaseFile();
+  expect(WalChangeSignal.open(path)).toBeDefined();
 });
