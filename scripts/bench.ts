@@ -26,6 +26,7 @@ import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, t
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { memoryOf } from "./bench/processMemory.ts";
 import { buildScenarios, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
+import { measureLoggingCost } from "./bench/loggingCost.ts";
 import { logOffset, serverTimesSince } from "./bench/serverTimes.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
 
@@ -163,6 +164,9 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         responseBytes: check.bytes.byteLength,
       });
     }
+    const rssAnonBytesAfter = memoryOf(server.proc.pid).rssAnon;
+    const peak = peakRssBytes(server.proc.pid);
+    const loggingCost = logLevel === "info" ? await loggingCostOf(db, dir, scenarios) : undefined;
     return {
       date: new Date().toISOString(),
       machine: machineInfo(),
@@ -177,14 +181,28 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         benchDatabaseMs: round(server.startupMs),
         benchFirstSearchMs: round(firstSearchMs),
       },
-      peakRssBytes: peakRssBytes(server.proc.pid),
-      rssAnonBytesAfter: memoryOf(server.proc.pid).rssAnon,
+      peakRssBytes: peak,
+      rssAnonBytesAfter,
       ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength },
       scenarios: records,
+      ...(loggingCost ? { loggingCost } : {}),
     };
   } finally {
     await stopProcess(server);
   }
+}
+
+/**
+ * The access log's cost on the hot list and /healthz (those measured in this run): fresh servers
+ * at info and at warn, in 2-second turns (seven of each: the machine drifts more than the log costs).
+ */
+async function loggingCostOf(db: string, dir: string, scenarios: Scenario[]) {
+  const measured = scenarios.filter((s) => s.id === "list" || s.id === "healthz");
+  if (measured.length === 0) return undefined;
+  console.log("access log cost: info against warn, in turns…");
+  const costs = await measureLoggingCost(app, { db, dir, warmupSeconds, load: { ...load, durationSeconds: 2 }, scenarios: measured });
+  for (const c of costs) console.log(`${c.scenario}: info ${c.infoRequestsPerSecond.toLocaleString("en-CA")} req/s, warn ${c.warnRequestsPerSecond.toLocaleString("en-CA")} req/s: the access log costs ${Math.round(c.cost * 100)} %`);
+  return costs;
 }
 
 /** `seed --brokers N`, or a copy of the database a previous run with the same --seed-cache seeded. */

@@ -1,6 +1,7 @@
 /** The benchmark's record (written as JSON so runs can be compared) and its printed table. */
 import { cpus, release, totalmem } from "node:os";
 import type { CpuShare } from "./cpuUsage.ts";
+import type { LoggingCost } from "./loggingCost.ts";
 import type { ServerTimes } from "./serverTimes.ts";
 import type { LoadResult } from "./wrk.ts";
 
@@ -41,6 +42,8 @@ export interface BenchRecord {
   rssAnonBytesAfter?: number;
   ceiling: { result: Measured; responseBytes: number };
   scenarios: ScenarioRecord[];
+  /** At log level info: what the access log costs against warn (scripts/bench/loggingCost.ts). */
+  loggingCost?: LoggingCost[];
 }
 
 export function machineInfo(): BenchRecord["machine"] {
@@ -84,6 +87,10 @@ export function summaryLines(record: BenchRecord): string[] {
       (record.rssAnonBytesAfter === undefined ? "" : `, anonymous memory (RssAnon) after the run ${mb(record.rssAnonBytesAfter)}`),
     `${record.server.describe}, log level ${record.server.logLevel}; ${record.loadGenerator}, ${record.settings.threads} thread, ` +
       `${record.settings.connections} connections, ${record.settings.durationSeconds} s per scenario after ${record.settings.warmupSeconds} s warm-up`,
+    ...(record.loggingCost ?? []).map(
+      (c) =>
+        `access log cost on ${c.scenario}: ${Math.round(c.cost * 100)} % (info ${fmt(c.infoRequestsPerSecond)} req/s against warn ${fmt(c.warnRequestsPerSecond)}, medians of ${c.turns} turns each)`,
+    ),
     `machine: ${record.machine.cores} cores (${record.machine.cpu}), ${record.machine.memoryGiB} GiB, Linux ${record.machine.kernel}, Bun ${record.bun}`,
   ];
 }
