@@ -62,6 +62,8 @@ const load: LoadSettings = {
   threads: positive(values.threads, "threads"),
 };
 const warmupSeconds = Number(values.warmup);
+/** After the last scenario, how long the server is left quiet before its memory is read again (its idle collection runs within 2 s). */
+const IDLE_SETTLE_MS = 2_500;
 const logLevel = values["log-level"];
 const onlyIds = values.only?.split(",").map((id) => id.trim());
 const unknownIds = onlyIds?.filter((id) => !SCENARIO_IDS.includes(id as ScenarioId)) ?? [];
@@ -166,6 +168,8 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     }
     const rssAnonBytesAfter = memoryOf(server.proc.pid).rssAnon;
     const peak = peakRssBytes(server.proc.pid);
+    await Bun.sleep(IDLE_SETTLE_MS);
+    const rssAnonBytesIdle = memoryOf(server.proc.pid).rssAnon;
     const loggingCost = logLevel === "info" ? await loggingCostOf(db, dir, scenarios) : undefined;
     return {
       date: new Date().toISOString(),
@@ -183,6 +187,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       },
       peakRssBytes: peak,
       rssAnonBytesAfter,
+      rssAnonBytesIdle,
       ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength },
       scenarios: records,
       ...(loggingCost ? { loggingCost } : {}),

@@ -5,6 +5,7 @@ import { ensureDemoData, ensureDemoDirectoryPg, ensureDemoKey, type DemoSetup } 
 import { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
+import { IdleCollector } from "./ops/idleCollector.ts";
 import { startServer } from "./server.ts";
 import { SharedRateLimiter } from "./auth/sharedRateLimiter.ts";
 import { createServices, type Services } from "./services.ts";
@@ -53,6 +54,8 @@ export interface RunningApp {
 
 /** How often the in-memory usage counts are written to key_usage_daily. */
 const USAGE_FLUSH_MS = 60_000;
+/** How often the idle collector looks whether traffic stopped (see IdleCollector). */
+const IDLE_CHECK_MS = 1_000;
 /** After start, when the discovery index is loaded (a search arriving first is answered without it). */
 const DISCOVERY_WARM_UP_DELAY_MS = 500;
 
@@ -103,6 +106,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   const usageFlush = setInterval(() => services.usage.flush(), USAGE_FLUSH_MS);
   usageFlush.unref();
   const maintenance = startMaintenance(services);
+  const idleCollector = new IdleCollector(() => inFlight.requestsBegun);
+  const idleChecks = setInterval(() => {
+    const started = performance.now();
+    if (idleCollector.check()) log.debug("idle: memory collected", { ms: Math.round(performance.now() - started) });
+  }, IDLE_CHECK_MS);
+  idleChecks.unref();
   // Off the start-up path: the server answers /healthz at once, and searches find the index built.
   // Then, a moment later (the first searches are answered from the alphabetical index meanwhile),
   // what discovery needs: built here, a discovery search does not pay for it.
@@ -131,6 +140,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         await new Promise((resolve) => setTimeout(resolve, drainMs));
       }
       maintenance.stop();
+      clearInterval(idleChecks);
       // The grace timer is deliberately ref'd: once stopped, the server no longer keeps the
       // process alive, and an unref'd timer would let it exit mid-request (a reset connection).
       // Bun's stop(false) settles once handlers have returned, while a streamed body (the

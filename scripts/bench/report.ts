@@ -40,6 +40,8 @@ export interface BenchRecord {
   peakRssBytes: number;
   /** The server's anonymous resident memory (RssAnon: heap, not the mapped database) after the last scenario. */
   rssAnonBytesAfter?: number;
+  /** The same, 2.5 s later, the server left quiet (it collects garbage once traffic stops: src/ops/idleCollector.ts). */
+  rssAnonBytesIdle?: number;
   ceiling: { result: Measured; responseBytes: number };
   scenarios: ScenarioRecord[];
   /** At log level info: what the access log costs against warn (scripts/bench/loggingCost.ts). */
@@ -84,7 +86,8 @@ export function summaryLines(record: BenchRecord): string[] {
     `startup to /healthz: demo first start ${s.demoFirstStartMs.toFixed(0)} ms, demo restart ${s.demoRestartMs.toFixed(0)} ms, ` +
       `this database ${s.benchDatabaseMs.toFixed(0)} ms (first search answered at ${s.benchFirstSearchMs.toFixed(0)} ms)`,
     `server peak RSS (VmHWM) ${mb(record.peakRssBytes)}` +
-      (record.rssAnonBytesAfter === undefined ? "" : `, anonymous memory (RssAnon) after the run ${mb(record.rssAnonBytesAfter)}`),
+      (record.rssAnonBytesAfter === undefined ? "" : `, anonymous memory (RssAnon) after the run ${mb(record.rssAnonBytesAfter)}`) +
+      (record.rssAnonBytesIdle === undefined ? "" : `, and after 2.5 s quiet ${mb(record.rssAnonBytesIdle)}`),
     `${record.server.describe}, log level ${record.server.logLevel}; ${record.loadGenerator}, ${record.settings.threads} thread, ` +
       `${record.settings.connections} connections, ${record.settings.durationSeconds} s per scenario after ${record.settings.warmupSeconds} s warm-up`,
     ...(record.loggingCost ?? []).map(

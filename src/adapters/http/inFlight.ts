@@ -18,6 +18,8 @@ const SEND_QUEUE_EMPTY_POLLS = 6;
  */
 export class InFlightResponses {
   private requests = 0;
+  /** Requests begun since start, ever growing: whether any arrived lately (see IdleCollector). */
+  private begun = 0;
   private producing = 0;
   /** When the last produced stream is expected to have left Bun's buffer (ms, epoch; 0: none yet). */
   private sentBy = 0;
@@ -31,6 +33,7 @@ export class InFlightResponses {
   /** Counts one request; the returned function ends it (call it once). */
   begin(): () => void {
     this.requests++;
+    this.begun++;
     let ended = false;
     return () => {
       if (ended) return;
@@ -38,6 +41,11 @@ export class InFlightResponses {
       this.requests--;
       this.wake();
     };
+  }
+
+  /** How many requests have begun since start. */
+  get requestsBegun(): number {
+    return this.begun;
   }
 
   /** A request whose handler returned a stream stays in flight until `produced` settles with its size, then while it is sent. */
