@@ -44,7 +44,9 @@ export async function buildBinary(outfile = BINARY_PATH): Promise<BuildResult> {
   }
 
   const result = await Bun.build({
-    entrypoints: [join(ROOT, "scripts/binaryEntry.ts")],
+    // The checkpointer runs in a worker thread: its script is an entrypoint of its own (Bun
+    // bundles each entrypoint separately into the executable; see src/storage/backgroundCheckpoints.ts).
+    entrypoints: [join(ROOT, "scripts/binaryEntry.ts"), join(ROOT, "src/storage/checkpointWorker.ts")],
     target: "bun",
     minify: true,
     sourcemap: "linked",

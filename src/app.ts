@@ -9,6 +9,7 @@ import { IdleCollector } from "./ops/idleCollector.ts";
 import { startServer } from "./server.ts";
 import { SharedRateLimiter } from "./auth/sharedRateLimiter.ts";
 import { createServices, type Services } from "./services.ts";
+import { BackgroundCheckpoints } from "./storage/backgroundCheckpoints.ts";
 import { closeDatabase, openDatabase } from "./storage/database.ts";
 import { migrate } from "./storage/migrate.ts";
 import { DatabaseNotWritableError, storageFaultOf } from "./storage/storageFault.ts";
@@ -47,6 +48,8 @@ export interface RunningApp {
   migrationsApplied: string[];
   /** Housekeeping timers (rate-limit sweep, quote purge); purgeNow() runs a purge at once. */
   maintenance: Maintenance;
+  /** The SQLite file's checkpointer thread (undefined over PostgreSQL, in memory, read-only). */
+  checkpoints: BackgroundCheckpoints | undefined;
   /** Stops accepting, lets in-flight requests finish (up to `graceMs`), closes the database. */
   /** `drainMs`: how long to go on serving with /readyz at 503 before refusing connections. */
   stop(graceMs?: number, drainMs?: number): Promise<void>;
@@ -66,7 +69,7 @@ const DISCOVERY_WARM_UP_DELAY_MS = 500;
  */
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
-  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined }) : openLocalStorage(options);
+  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined }) : openLocalStorage(options, log);
   const { db } = storage;
   const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log) : undefined;
   const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}) });
@@ -132,6 +135,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     demo,
     migrationsApplied: storage.migrationsApplied,
     maintenance,
+    checkpoints: storage.checkpoints,
     async stop(graceMs = 10_000, drainMs = 0) {
       services.drain.begin();
       if (drainMs > 0) {
@@ -171,6 +175,8 @@ interface AppStorage {
   /** Stores that replace the SQLite ones (PostgreSQL's). */
   stores: Partial<Services>;
   migrationsApplied: string[];
+  /** The SQLite file's checkpointer thread, when it has one. */
+  checkpoints?: BackgroundCheckpoints;
   pg?: PgDb;
   /** Demo brokers written into PostgreSQL by this start. */
   loadedBrokers: number;
@@ -178,10 +184,21 @@ interface AppStorage {
 }
 
 /** The one SQLite file of a single-machine deployment (no DATABASE_URL), opened and migrated. */
-function openLocalStorage(options: AppOptions): AppStorage {
+function openLocalStorage(options: AppOptions, log: Logger): AppStorage {
   const db = openDatabase(options.databasePath, { synchronous: options.synchronous });
   const { applied } = migrateOrExplain(db, options.databasePath);
-  return { db, stores: {}, migrationsApplied: applied, loadedBrokers: 0, close: async (log) => closeDatabase(db, log) };
+  const checkpoints = BackgroundCheckpoints.start(db, log);
+  return {
+    db,
+    stores: {},
+    checkpoints,
+    migrationsApplied: applied,
+    loadedBrokers: 0,
+    close: async (log) => {
+      await checkpoints?.stop();
+      closeDatabase(db, log);
+    },
+  };
 }
 
 /** Runs a start-up write; a storage fault (full, read-only) is reported and skipped, not fatal. */

@@ -4,7 +4,7 @@
  * directory, HOME is the temp dir), it serves every surface and runs every CLI command.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -211,6 +211,14 @@ describe("the compiled executable, copied alone", () => {
     expect(revoked.code).toBe(0);
     const response = await fetch(`${server.url}/api/v1/brokers?limit=1`, { headers: { Authorization: `Bearer ${created.key}` } });
     expect(response.status).toBe(401);
+  });
+
+  test("the checkpointer's worker thread, bundled as an entrypoint of its own, runs (Linux: a thread named Worker)", async () => {
+    const threads = () =>
+      readdirSync(`/proc/${server.proc.pid}/task`).map((task) => readFileSync(`/proc/${server.proc.pid}/task/${task}/comm`, "utf8").trim());
+    // A script the executable cannot find fails at once, and its thread ends: still there a second later means it runs.
+    await Bun.sleep(1_000);
+    expect(threads()).toContain("Worker");
   });
 
   test("a bad flag exits 2 with a message, not a stack", () => {
