@@ -29,11 +29,12 @@ beforeAll(async () => {
   browser = await launchChromium();
 }, 60_000);
 
+// Closing Chromium, then the server (over PostgreSQL: dropping its database) took over 5 s once on a loaded CI host.
 afterAll(async () => {
   await browser?.close();
   await partner?.stop();
   await server?.close();
-});
+}, 30_000);
 
 /** A console page that records script errors and CSP violations (there must be none). */
 async function consolePage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {

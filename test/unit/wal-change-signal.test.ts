@@ -175,7 +175,7 @@ test("a database closed and opened again in this process: the counter watches th
 });
 
 test("a process that opens and deletes many databases keeps watching new ones (descriptors of deleted files are closed)", () => {
-  for (let i = 0; i < 80; i++) {
+  for (let i = 0; i < 70; i++) { // past the bound of 64 watched files
     const { path, db } = databaseFile();
     expect(WalChangeSignal.open(path)).toBeDefined();
     db.$client.close(true);
@@ -183,4 +183,5 @@ test("a process that opens and deletes many databases keeps watching new ones (d
   }
   const { path } = databaseFile();
   expect(WalChangeSignal.open(path)).toBeDefined();
-});
+  // 70 migrated databases: 3-4 s on a loaded CI host.
+}, 30_000);
