@@ -22,9 +22,13 @@ export interface CacheStats {
  */
 export const ENTRY_OVERHEAD_BYTES = 160;
 
+/** An entry and its neighbours in recency order (toward the most and the least recently used). */
 interface Entry<V> {
+  key: string;
   value: V;
   cost: number;
+  newer: Entry<V> | undefined;
+  older: Entry<V> | undefined;
 }
 
 /**
@@ -32,13 +36,21 @@ interface Entry<V> {
  * of the bytes it holds (key text, value, overhead), evicting the least recently used entries
  * until both bounds hold. Everything keyed by outside input that is kept between requests is
  * kept in one of these, so no client can make it grow past its caps.
+ *
+ * Recency is a doubly linked list through the entries, not the Map's insertion order: a hit
+ * relinks two pointers instead of deleting and re-inserting its key, and eviction takes the
+ * list's tail instead of iterating the Map from its start. With insertion order, every hit
+ * and eviction left a deleted slot at the front of the Map that the next eviction's iterator
+ * had to step over; on the uncached search path (three caches, each evicting on every request)
+ * that cost a sixth of the request (CPU profile, 100,000 brokers).
  */
 export class BoundedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0;
   private readonly maxEntryBytes: number;
-  /** The key last inserted or moved to the end of the map (the most recently used), if still there. */
-  private newest: string | undefined;
+  /** The most recently used entry (the head of the recency list) and the least (its tail). */
+  private newest: Entry<V> | undefined;
+  private oldest: Entry<V> | undefined;
 
   constructor(
     readonly name: string,
@@ -54,12 +66,9 @@ export class BoundedCache<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    // Moving the newest entry to the end changes nothing: a hot key asked again and again
-    // (one URL, one API key) skips the delete and re-insert.
-    if (key !== this.newest) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      this.newest = key;
+    if (entry !== this.newest) {
+      this.unlink(entry);
+      this.linkNewest(entry);
     }
     return entry.value;
   }
@@ -72,27 +81,48 @@ export class BoundedCache<V> {
     this.delete(key);
     const cost = key.length * 2 + ENTRY_OVERHEAD_BYTES + (bytes ?? this.sizeOf(value));
     if (cost > this.maxEntryBytes) return;
-    this.entries.set(key, { value, cost });
-    this.newest = key;
+    const entry: Entry<V> = { key, value, cost, newer: undefined, older: undefined };
+    this.entries.set(key, entry);
+    this.linkNewest(entry);
     this.bytes += cost;
-    for (const [oldKey, old] of this.entries) {
-      if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
-      this.delete(oldKey);
+    while (this.oldest !== undefined && (this.entries.size > this.limits.maxEntries || this.bytes > this.limits.maxBytes)) {
+      this.remove(this.oldest);
     }
   }
 
   delete(key: string): void {
     const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    this.entries.delete(key);
-    this.bytes -= entry.cost;
-    if (key === this.newest) this.newest = undefined;
+    if (entry !== undefined) this.remove(entry);
   }
 
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
     this.newest = undefined;
+    this.oldest = undefined;
+  }
+
+  private remove(entry: Entry<V>): void {
+    this.entries.delete(entry.key);
+    this.unlink(entry);
+    this.bytes -= entry.cost;
+  }
+
+  private linkNewest(entry: Entry<V>): void {
+    entry.older = this.newest;
+    entry.newer = undefined;
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry<V>): void {
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    entry.newer = undefined;
+    entry.older = undefined;
   }
 
   get size(): number {

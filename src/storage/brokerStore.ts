@@ -15,6 +15,7 @@ import { BrokerLookups, type DetailRow, type LocationRow } from "./brokerLookups
 import { ReviewPages } from "./reviewPages.ts";
 import { VersionedCache } from "./versionedCache.ts";
 import { searchAnswerBytes } from "./searchAnswerBytes.ts";
+import { brokerDetailBytes, reviewPageBytes } from "./directoryReadBytes.ts";
 import type { CacheStats } from "../cache/boundedCache.ts";
 
 /** A broker search as the procedures hand it over (already validated and folded). */
@@ -183,10 +184,14 @@ export class BrokerStore {
   }
 
   findBySlug(slug: string): BrokerDetail | undefined {
-    return this.cached(`slug|${slug}`, () => {
-      const found = this.lookups.detail(slug);
-      return found && toBrokerDetail(found.row, found.locations);
-    });
+    return this.cached(
+      `slug|${slug}`,
+      () => {
+        const found = this.lookups.detail(slug);
+        return found && toBrokerDetail(found.row, found.locations);
+      },
+      brokerDetailBytes,
+    );
   }
 
   countPublished(): number {
@@ -230,8 +235,10 @@ export class BrokerStore {
   /** A page of a published broker's published reviews in the order asked for, optionally of one star rating only. */
   reviewsOf(broker: PublishedBroker, page: number, limit: number, options: { sort?: ReviewSort; rating?: number } = {}): Review[] {
     const sort = options.sort ?? "newest";
-    return this.cached(`reviews|${broker.rowId}|${page}|${limit}|${sort}|${options.rating ?? ""}`, () =>
-      this.reviewPages.page(broker.rowId, page, limit, sort, options.rating),
+    return this.cached(
+      `reviews|${broker.rowId}|${page}|${limit}|${sort}|${options.rating ?? ""}`,
+      () => this.reviewPages.page(broker.rowId, page, limit, sort, options.rating),
+      reviewPageBytes,
     );
   }
 
@@ -244,8 +251,9 @@ export class BrokerStore {
     });
   }
 
-  private cached<T>(key: string, compute: () => T): T {
-    return this.cache.get(key, this.version(), compute) as T;
+  /** `sizeOf`: a cheaper estimate than the general walk, for the kinds read on most requests. */
+  private cached<T>(key: string, compute: () => T, sizeOf?: (value: NonNullable<T>) => number): T {
+    return this.cache.get(key, this.version(), compute, sizeOf && ((value) => sizeOf(value as NonNullable<T>))) as T;
   }
 }
 

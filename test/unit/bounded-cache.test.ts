@@ -45,6 +45,68 @@ describe("BoundedCache", () => {
   });
 });
 
+/** The rule stated plainly: a Map in recency order (a hit moves its key to the end), evicted from the front. */
+class ReferenceLru {
+  readonly entries = new Map<string, { value: string; cost: number }>();
+  bytes = 0;
+  constructor(private readonly maxEntries: number, private readonly maxBytes: number) {}
+  get(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+  set(key: string, value: string) {
+    this.delete(key);
+    const cost = key.length * 2 + ENTRY_OVERHEAD_BYTES + value.length * 2;
+    if (cost > Math.floor(this.maxBytes / 16)) return;
+    this.entries.set(key, { value, cost });
+    this.bytes += cost;
+    for (const [oldKey] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.delete(oldKey);
+    }
+  }
+  delete(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.cost;
+  }
+}
+
+test("BoundedCache evicts exactly as a recency-ordered map would, over 20,000 random operations", () => {
+  let seed = 2026;
+  const random = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 1;
+    return seed % n;
+  };
+  const cache = textCache(40, 16 * 1_000);
+  const reference = new ReferenceLru(40, 16 * 1_000);
+  for (let i = 0; i < 20_000; i++) {
+    const key = `k${random(120)}`;
+    const op = random(10);
+    if (op < 5) expect(cache.get(key)).toBe(reference.get(key));
+    else if (op < 9) {
+      const value = "v".repeat(random(60));
+      cache.set(key, value);
+      reference.set(key, value);
+    } else {
+      cache.delete(key);
+      reference.delete(key);
+    }
+    expect(cache.stats()).toMatchObject({ entries: reference.entries.size, bytes: reference.bytes });
+  }
+  // Same survivors, and the same order of eviction from here on.
+  for (const key of [...reference.entries.keys()]) expect(cache.get(key)).toBe(reference.get(key));
+  for (let i = 0; i < 40; i++) {
+    cache.set(`fresh${i}`, "");
+    reference.set(`fresh${i}`, "");
+    expect([...reference.entries.keys()].every((key) => cache.get(key) !== undefined || key.startsWith("fresh"))).toBe(true);
+  }
+});
+
 describe("VersionedCache", () => {
   test("drops everything when the version moves, and never keeps a value computed for an old version", () => {
     const cache = new VersionedCache<string>("v", { maxEntries: 10, maxBytes: 100_000 });
