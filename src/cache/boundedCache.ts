@@ -1,9 +1,16 @@
+import { Doorkeeper } from "./doorkeeper.ts";
+
 /** What one cache may hold: both bounds hold at once. */
 export interface CacheLimits {
   maxEntries: number;
   maxBytes: number;
   /** The largest single entry kept (default: a sixteenth of maxBytes): one answer never takes a large share. */
   maxEntryBytes?: number;
+  /**
+   * Keep a value only when its key is offered a second time (see Doorkeeper): for caches of
+   * answers to outside requests, most of which are never asked again.
+   */
+  secondRequest?: boolean;
 }
 
 /** A cache's size against its caps, for /metrics and the memory-bounds test. */
@@ -48,6 +55,7 @@ export class BoundedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
   private bytes = 0;
   private readonly maxEntryBytes: number;
+  private readonly doorkeeper: Doorkeeper | undefined;
   /** The most recently used entry (the head of the recency list) and the least (its tail). */
   private newest: Entry<V> | undefined;
   private oldest: Entry<V> | undefined;
@@ -60,6 +68,7 @@ export class BoundedCache<V> {
   ) {
     if (!(limits.maxEntries >= 1 && limits.maxBytes >= 1)) throw new Error(`cache ${name}: caps must be at least 1`);
     this.maxEntryBytes = limits.maxEntryBytes ?? Math.floor(limits.maxBytes / 16);
+    this.doorkeeper = limits.secondRequest ? new Doorkeeper() : undefined;
   }
 
   /** The value, marked most recently used; undefined when absent. */
@@ -74,11 +83,14 @@ export class BoundedCache<V> {
   }
 
   /**
-   * Keeps the value (unless it alone is over the entry cap), then evicts down to the caps.
+   * Keeps the value (unless it alone is over the entry cap, or the key comes for the first time
+   * to a second-request cache), then evicts down to the caps. A key already held is replaced.
    * `bytes`: the value's size when the caller knows it more cheaply than the cache's sizeOf.
    */
   set(key: string, value: V, bytes?: number): void {
-    this.delete(key);
+    const held = this.entries.get(key);
+    if (held !== undefined) this.remove(held);
+    else if (this.doorkeeper !== undefined && !this.doorkeeper.admits(key)) return;
     const cost = key.length * 2 + ENTRY_OVERHEAD_BYTES + (bytes ?? this.sizeOf(value));
     if (cost > this.maxEntryBytes) return;
     const entry: Entry<V> = { key, value, cost, newer: undefined, older: undefined };

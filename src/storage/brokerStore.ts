@@ -86,7 +86,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export class BrokerStore {
   private readonly index: SearchIndex;
   private readonly listByIds;
-  private readonly cache = new VersionedCache<unknown>("directory-reads", { maxEntries: 5_000, maxBytes: 32 * 1024 * 1024 });
+  private readonly cache = new VersionedCache<unknown>("directory-reads", { maxEntries: 5_000, maxBytes: 32 * 1024 * 1024, secondRequest: true });
   private readonly reviewPages;
   private readonly lookups;
   private readonly publishedAfter;

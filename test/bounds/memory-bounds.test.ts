@@ -33,7 +33,7 @@ function hostile(i: number): { path: string; host?: string } {
 }
 
 /**
- * 20,000 distinct URLs and queries (ignored parameters, unique q, empty result sets, rotated
+ * 20,000 distinct URLs and queries, each sent twice (ignored parameters, unique q, empty result sets, rotated
  * Host) through REST, embed, tRPC and /docs: every cache stays within its caps. Counts the
  * caches, not RSS (which the allocator keeps and the machine shares); the README shows RSS.
  */
@@ -47,9 +47,13 @@ test("every cache stays within its caps under 20,000 distinct URLs", async () =>
       const { path, host } = hostile(i);
       const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
       if (host) headers.Host = host;
-      const res = await fetch(server.url + path, { headers });
-      await res.arrayBuffer();
-      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      // Twice: the answer caches keep a value from its second request on (see Doorkeeper), so
+      // a flood of one-off URLs alone would leave them empty rather than test their caps.
+      for (let time = 0; time < 2; time++) {
+        const res = await fetch(server.url + path, { headers });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
       if (i % 1_000 === 0) {
         for (const s of server.app.services.caches.stats()) {
           if (s.entries > s.maxEntries || s.bytes > s.maxBytes) peakViolation ??= `${s.name} at ${JSON.stringify(s)} after ${i} requests`;

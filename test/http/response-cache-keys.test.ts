@@ -18,6 +18,7 @@ const get = async (path: string, host?: string) => {
 describe("the response cache keys on the route and its parsed input", () => {
   test("ignored parameters, parameter order, defaults and a rotated Host make no new entries", async () => {
     const first = await get("/api/v1/brokers?province=ON&limit=20");
+    await get("/api/v1/brokers?province=ON&limit=20"); // kept from its second request on
     const before = responseEntries();
     const variants = [
       "/api/v1/brokers?province=ON",
@@ -36,7 +37,18 @@ describe("the response cache keys on the route and its parsed input", () => {
     const on = await get("/api/v1/brokers?province=ON&limit=3");
     const qc = await get("/api/v1/brokers?province=QC&limit=3");
     expect(on.body).not.toEqual(qc.body);
+    expect(responseEntries()).toBe(before); // each asked once: nothing kept yet
+    expect(await get("/api/v1/brokers?province=ON&limit=3")).toEqual(on);
+    expect(await get("/api/v1/brokers?province=QC&limit=3")).toEqual(qc);
     expect(responseEntries()).toBe(before + 2);
+  });
+
+  test("an answer asked once is not kept; asked again, it is kept; a flood of one-off searches keeps nothing", async () => {
+    const before = responseEntries();
+    for (let i = 0; i < 200; i++) expect((await get(`/api/v1/brokers?q=once${i}`)).status).toBe(200);
+    expect(responseEntries()).toBe(before);
+    for (let i = 0; i < 3; i++) await get("/api/v1/brokers?q=twice");
+    expect(responseEntries()).toBe(before + 1);
   });
 
   test("an answer that holds the base URL follows the Host it was asked with", async () => {
@@ -67,6 +79,7 @@ describe("with PUBLIC_URL", () => {
         urls.add(((await res.json()) as { data: { photoUrl: string }[] }).data[0]!.photoUrl.split("/api/")[0]!);
       }
       expect([...urls]).toEqual(["https://directory.example"]);
+      // Kept at its second request; the eighteen others were served from it, under one entry.
       expect(pub.app.services.caches.stats().find((s) => s.name === "rest-responses")!.entries).toBe(1);
     } finally {
       await pub.close();

@@ -107,6 +107,29 @@ test("BoundedCache evicts exactly as a recency-ordered map would, over 20,000 ra
   }
 });
 
+describe("a second-request cache (Doorkeeper)", () => {
+  const secondRequest = () => new BoundedCache<string>("s", { maxEntries: 100, maxBytes: 1_000_000, secondRequest: true }, (v) => v.length * 2);
+
+  test("keeps a value from its key's second offer on; a held key is replaced at once", () => {
+    const cache = secondRequest();
+    cache.set("a", "one");
+    expect(cache.get("a")).toBeUndefined();
+    cache.set("a", "one");
+    expect(cache.get("a")).toBe("one");
+    cache.set("a", "two");
+    expect(cache.get("a")).toBe("two");
+  });
+
+  test("a flood of keys offered once keeps nothing, and outside input cannot grow the doorkeeper", () => {
+    const cache = secondRequest();
+    for (let i = 0; i < 50_000; i++) cache.set(`flood-${i}`, "x");
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+    // A key seen long ago may have been forgotten (its slot reused): it is then kept on its next offer.
+    cache.set("flood-49999", "x");
+    expect(cache.get("flood-49999")).toBe("x");
+  });
+});
+
 describe("VersionedCache", () => {
   test("drops everything when the version moves, and never keeps a value computed for an old version", () => {
     const cache = new VersionedCache<string>("v", { maxEntries: 10, maxBytes: 100_000 });

@@ -4,9 +4,9 @@ import type { JsonObject } from "./jsonRpc.ts";
 import type { McpTool } from "./toolDefinition.ts";
 
 /** As REST's response cache (see restHandler), smaller: agents repeat fewer distinct calls than pages do. */
-const RESULT_LIMITS = { maxEntries: 5_000, maxBytes: 16 * 1024 * 1024 };
+const RESULT_LIMITS = { maxEntries: 5_000, maxBytes: 16 * 1024 * 1024, secondRequest: true };
 /** The cache key of each argument text seen lately; arguments are 64 KiB at most (the body's cap). */
-const KEY_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
+const KEY_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024, secondRequest: true };
 
 /**
  * Serialized results of the directory-reading tools, valid for one directory version, as the

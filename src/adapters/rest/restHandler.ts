@@ -17,9 +17,9 @@ import { ResponseCacheKeys, type ParsedInput } from "./responseCacheKey.ts";
 import { queryObject, type RestRoute } from "./restRoute.ts";
 
 /** Memory for cached directory answers (see ResponseCache): 32 MiB and 10,000 answers at most. */
-const RESPONSE_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 };
+const RESPONSE_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024, secondRequest: true };
 /** The cache key of each URL seen lately (see ResponseCacheKeys): URLs are 8 KiB at most. */
-const CACHE_KEY_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
+const CACHE_KEY_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024, secondRequest: true };
 
 type Answer = Response | Promise<Response>;
 
