@@ -3,7 +3,9 @@
  * response and result caches, so each request runs the search, the order and the facet counts.
  * - (10) near a postal area, nearest first, four facets: 1,611 FSAs × 10 radii.
  * - (11) free text by relevance, four facets: the search words of (2), pages 1 and 2.
- * - (12) language + minRating + verified, by rating: 12 languages × 51 thresholds × pages.
+ * - (12) language + minRating + verified, by rating: 12 languages × 51 thresholds × 3 pages,
+ *   each anywhere and in each of the 13 provinces (a cycle of 20,000 distinct URLs: without
+ *   the provinces its 1,836 URLs all fit the response cache and the scenario measured hits).
  */
 import { fsaCodes } from "../../src/domain/geo/fsaCentroids.ts";
 import type { LoadRequest } from "./wrk.ts";
@@ -26,12 +28,18 @@ export function relevanceRequests(get: (path: string) => LoadRequest, queries: r
     .slice(0, MAX_REQUESTS);
 }
 
+const PROVINCES = ["", "AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT"];
+
 export function filterRequests(get: (path: string) => LoadRequest): LoadRequest[] {
   const thresholds = Array.from({ length: 51 }, (_, i) => (i / 10).toFixed(1));
   return [1, 2, 3]
     .flatMap((page) =>
       LANGUAGES.flatMap((language) =>
-        thresholds.map((min) => get(`/api/v1/brokers?language=${language}&minRating=${min}&verified=true&sort=rating&page=${page}`)),
+        thresholds.flatMap((min) =>
+          PROVINCES.map((province) =>
+            get(`/api/v1/brokers?language=${language}&minRating=${min}&verified=true&sort=rating&page=${page}${province ? `&province=${province}` : ""}`),
+          ),
+        ),
       ),
     )
     .slice(0, MAX_REQUESTS);

@@ -1,0 +1,68 @@
+/**
+ * `bun scripts/bench/profile.ts --scenario detail --brokers 100000 [--seconds 8] [--seed-cache DIR]`:
+ * one bench scenario against `bun --cpu-prof src/main.ts serve`, then the functions that took
+ * the most self time in the server's CPU profile. For finding where a scenario's time goes
+ * before optimising it (the README's "profile before you optimise"); not part of `bun run bench`.
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { appCommand, freePort, REPO, runCli, startProcess, stopProcess } from "./appProcess.ts";
+import { buildScenarios, SCENARIO_IDS, type ScenarioId } from "./scenarios.ts";
+import { ensureWrk, runWrk } from "./wrk.ts";
+
+const { values } = parseArgs({
+  options: {
+    scenario: { type: "string", default: "detail" },
+    brokers: { type: "string", default: "100000" },
+    seconds: { type: "string", default: "8" },
+    "seed-cache": { type: "string", default: join(tmpdir(), "broker-directory-seed-cache") },
+    top: { type: "string", default: "40" },
+    // Only the throughput, without the profiler's cost: for quick before/after comparisons.
+    plain: { type: "boolean", default: false },
+  },
+});
+const scenarioId = values.scenario as ScenarioId;
+if (!SCENARIO_IDS.includes(scenarioId)) throw new Error(`--scenario: one of ${SCENARIO_IDS.join(", ")}`);
+ensureWrk();
+const app = appCommand(true);
+const work = mkdtempSync(join(tmpdir(), "broker-directory-profile-"));
+mkdirSync(values["seed-cache"], { recursive: true });
+const seeded = join(values["seed-cache"], `seed-${values.brokers}.db`);
+if (!existsSync(seeded)) runCli(app, ["seed", "--db", seeded, "--brokers", values.brokers], work);
+const db = join(work, "bench.db");
+copyFileSync(seeded, db);
+const key = runCli(app, ["keys", "create", "--db", db, "--workspace", "profile", "--rate-limit", "1000000", "--json"], work);
+const secret = (JSON.parse(key) as { key: string }).key;
+const keys = Object.fromEntries(SCENARIO_IDS.map((id) => [id, secret])) as Record<ScenarioId, string>;
+const scenario = buildScenarios(db, keys).find((s) => s.id === scenarioId)!;
+const port = await freePort();
+const profDir = join(work, "prof");
+const server = await startProcess(
+  [process.execPath, ...(values.plain ? [] : ["--cpu-prof", `--cpu-prof-dir=${profDir}`]), join(REPO, "src/main.ts"), "serve", "--db", db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"],
+  { port, cwd: work, logFile: join(work, "server.log") },
+);
+await runWrk(server.url, scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
+const result = await runWrk(server.url, scenario.requests, { durationSeconds: Number(values.seconds), connections: 32, threads: 1 });
+console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s`);
+await stopProcess(server);
+if (values.plain) process.exit(0);
+
+interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
+if (!file) throw new Error(`no profile in ${profDir}`);
+const profile = JSON.parse(readFileSync(join(profDir, file), "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+const self = new Map<number, number>();
+profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const byName = new Map<string, number>();
+let total = 0;
+for (const node of profile.nodes) {
+  const t = self.get(node.id) ?? 0;
+  total += t;
+  const where = `${node.callFrame.functionName || "(anonymous)"} ${node.callFrame.url.replace(REPO + "/", "").replace(/.*node_modules\//, "nm/")}:${node.callFrame.lineNumber + 1}`;
+  byName.set(where, (byName.get(where) ?? 0) + t);
+}
+const rows = [...byName].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top));
+for (const [where, t] of rows) console.log(`${((100 * t) / total).toFixed(1).padStart(5)} %  ${where}`);
+console.log(`profile: ${join(profDir, file)}`);
