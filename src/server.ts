@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import { createRestHandler } from "./adapters/rest/restHandler.ts";
 import { restRoutes } from "./adapters/rest/restRoutes.ts";
-import { errorResponse, jsonResponse, stampedJsonText } from "./adapters/http/json.ts";
+import { errorResponse, jsonResponse, stampedJsonText, utf8Body } from "./adapters/http/json.ts";
 import { isLocalClient, isLoopbackBinding, rebindingRefusal } from "./adapters/http/loopback.ts";
 import type { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { requestIdFor, type RequestInfo } from "./adapters/http/requestInfo.ts";
@@ -50,8 +50,8 @@ const IDLE_TIMEOUT_SECONDS = 120;
  * still reaches those readers; past it Bun answers an empty 413 and closes (see README).
  */
 const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
-/** /healthz's body: the same every time. */
-const HEALTHY = JSON.stringify({ status: "ok" });
+/** /healthz's body: the same every time, encoded once. */
+const HEALTHY = utf8Body(JSON.stringify({ status: "ok" }));
 
 /**
  * The HTTP front door: one Bun.serve that sends each path to its adapter, stamps the request

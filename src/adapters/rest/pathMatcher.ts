@@ -37,6 +37,8 @@ export function matchPath<T>(
 }
 
 function safeDecode(segment: string): string | undefined {
+  // Without a % there is nothing to decode (the common case: slugs and ids as search returns them).
+  if (!segment.includes("%")) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

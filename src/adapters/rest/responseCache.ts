@@ -1,8 +1,11 @@
 import type { CacheLimits, CacheStats } from "../../cache/boundedCache.ts";
 import { VersionedCache } from "../../storage/versionedCache.ts";
 
-interface CachedAnswer {
-  body: string;
+/** What an answer is kept as: its text, or its UTF-8 bytes when it goes out as it is. */
+type Body = string | Uint8Array<ArrayBuffer>;
+
+interface CachedAnswer<B extends Body> {
+  body: B;
   /** Set when the body holds the base URL it was built with (e.g. embed photoUrl): served only to that base URL. */
   baseUrl: string | undefined;
 }
@@ -19,15 +22,23 @@ interface CachedAnswer {
  * same base URL; another base URL recomputes it and replaces the entry. A rotated Host therefore
  * never adds entries, and with PUBLIC_URL set the base URL never changes at all.
  */
-export class ResponseCache {
-  private readonly answers: VersionedCache<CachedAnswer>;
+export class ResponseCache<B extends Body = string> {
+  private readonly answers: VersionedCache<CachedAnswer<B>>;
 
-  constructor(limits: CacheLimits, name = "rest-responses") {
-    // UTF-16 in memory; a tagged base URL costs its text too.
-    this.answers = new VersionedCache(name, limits, (a) => a.body.length * 2 + (a.baseUrl?.length ?? 0) * 2);
+  /**
+   * `encode`: what the answer's text is kept as. REST keeps its UTF-8 bytes (utf8Body), sent
+   * as they are; MCP splices the text into each call's envelope, so keeps the text.
+   */
+  constructor(
+    limits: CacheLimits,
+    name: string,
+    private readonly encode: (text: string) => B,
+  ) {
+    // Strings are UTF-16 in memory; a tagged base URL costs its text too.
+    this.answers = new VersionedCache(name, limits, (a) => (typeof a.body === "string" ? a.body.length * 2 : a.body.byteLength) + (a.baseUrl?.length ?? 0) * 2);
   }
 
-  get(key: string, version: number, baseUrl: string): string | undefined {
+  get(key: string, version: number, baseUrl: string): B | undefined {
     const answer = this.answers.lookup(key, version);
     if (answer === undefined || (answer.baseUrl !== undefined && answer.baseUrl !== baseUrl)) return undefined;
     return answer.body;
@@ -35,7 +46,7 @@ export class ResponseCache {
 
   set(key: string, version: number, baseUrl: string, body: string): void {
     const holdsBaseUrl = body.includes(baseUrl) || body.includes(JSON.stringify(baseUrl).slice(1, -1));
-    this.answers.store(key, version, { body, baseUrl: holdsBaseUrl ? baseUrl : undefined });
+    this.answers.store(key, version, { body: this.encode(body), baseUrl: holdsBaseUrl ? baseUrl : undefined });
   }
 
   stats(): CacheStats {

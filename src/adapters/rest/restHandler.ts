@@ -3,7 +3,7 @@ import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvResponse } from "../http/csvResponse.ts";
-import { errorResponse } from "../http/json.ts";
+import { errorResponse, utf8Body } from "../http/json.ts";
 import { admittedJson, rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
@@ -33,7 +33,7 @@ type Answer = Response | Promise<Response>;
  */
 export function createRestHandler(services: Services, routes: readonly RestRoute[]) {
   const compiled = compilePaths(routes.map((route) => ({ path: route.path, value: route })));
-  const responses = new ResponseCache(RESPONSE_CACHE_LIMITS);
+  const responses = new ResponseCache(RESPONSE_CACHE_LIMITS, "rest-responses", utf8Body);
   const cacheKeys = new ResponseCacheKeys(CACHE_KEY_LIMITS);
   services.caches.add(responses, cacheKeys);
 
