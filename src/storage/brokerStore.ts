@@ -278,7 +278,10 @@ function toListItem(row: ListRow): BrokerListItem {
   };
 }
 
-/** A broker row and its offices (primary first) as the public detail shape. */
+/**
+ * A broker row and its offices (primary first) as the public detail shape, its fields in the
+ * output schema's order: the answer goes out as built (trustedOutput, see getBroker).
+ */
 function toBrokerDetail(row: DetailRow, locations: readonly LocationRow[]): BrokerDetail {
   const item = toListItem(row);
   return {
@@ -295,9 +298,6 @@ function toBrokerDetail(row: DetailRow, locations: readonly LocationRow[]): Brok
       totalReviews: row.reviewCount,
       distribution: { "1": row.rating1, "2": row.rating2, "3": row.rating3, "4": row.rating4, "5": row.rating5 },
     },
-    insuranceLines: row.insuranceLines,
-    specialties: row.specialties,
-    languages: row.languages,
     locations: locations.map((l) => ({
       id: String(l.id),
       address: l.address,
@@ -309,6 +309,9 @@ function toBrokerDetail(row: DetailRow, locations: readonly LocationRow[]): Brok
       longitude: l.longitude,
       isPrimary: l.isPrimary,
     })),
+    insuranceLines: row.insuranceLines,
+    specialties: row.specialties,
+    languages: row.languages,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };

@@ -12,8 +12,12 @@ export const brokerSlug = z
 
 export const getBrokerInput = z.object({ slug: brokerSlug });
 
-/** One published broker with its offices, lines and rating breakdown. */
+/**
+ * One published broker with its offices, lines and rating breakdown. Its answer is built by
+ * our code from typed rows (see Meta.trustedOutput; test/unit/trusted-output.test.ts).
+ */
 export const getBroker = scopedProcedure("brokers:read")
+  .meta({ trustedOutput: true })
   .input(getBrokerInput)
   .output(brokerDetailSchema)
   .query(({ ctx, input }) => {
