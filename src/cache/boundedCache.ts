@@ -88,13 +88,33 @@ export class BoundedCache<V> {
   /**
    * Keeps the value (unless it alone is over the entry cap, or the key comes for the first time
    * to a second-request cache), then evicts down to the caps. A key already held is replaced.
-   * `bytes`: the value's size when the caller knows it more cheaply than the cache's sizeOf.
+   * `sizeOf`: the value's size when the caller knows a cheaper way than the cache's own; like
+   * it, asked only for a value that is kept.
    */
-  set(key: string, value: V, bytes?: number): void {
+  set<T extends V>(key: string, value: T, sizeOf?: (value: T) => number): void {
+    if (this.admits(key)) this.keep(key, value, sizeOf);
+  }
+
+  /**
+   * As set, but the value is made only when it will be kept: for values that cost something to
+   * make (an answer's bytes), which a second-request cache refuses on most first offers.
+   */
+  setMade<T extends V>(key: string, make: () => T, sizeOf?: (value: T) => number): void {
+    if (this.admits(key)) this.keep(key, make(), sizeOf);
+  }
+
+  /** Whether a value for `key` is to be kept: a held key (dropped here, to be replaced) always is. */
+  private admits(key: string): boolean {
     const held = this.entries.get(key);
-    if (held !== undefined) this.remove(held);
-    else if (this.doorkeeper !== undefined && !this.doorkeeper.admits(key)) return;
-    const cost = key.length * 2 + ENTRY_OVERHEAD_BYTES + (bytes ?? this.sizeOf(value));
+    if (held !== undefined) {
+      this.remove(held);
+      return true;
+    }
+    return this.doorkeeper === undefined || this.doorkeeper.admits(key);
+  }
+
+  private keep<T extends V>(key: string, value: T, sizeOf: ((value: T) => number) | undefined): void {
+    const cost = key.length * 2 + ENTRY_OVERHEAD_BYTES + (sizeOf ?? this.sizeOf)(value);
     if (cost > this.maxEntryBytes) return;
     const entry: Entry<V> = { key, value, cost, newer: undefined, older: undefined };
     this.entries.set(key, entry);

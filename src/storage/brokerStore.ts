@@ -252,8 +252,8 @@ export class BrokerStore {
   }
 
   /** `sizeOf`: a cheaper estimate than the general walk, for the kinds read on most requests. */
-  private cached<T>(key: string, compute: () => T, sizeOf?: (value: NonNullable<T>) => number): T {
-    return this.cache.get(key, this.version(), compute, sizeOf && ((value) => sizeOf(value as NonNullable<T>))) as T;
+  private cached<T>(key: string, compute: () => T, sizeOf?: (value: Exclude<T, undefined>) => number): T {
+    return this.cache.get(key, this.version(), compute, sizeOf);
   }
 }
 

@@ -18,11 +18,11 @@ export class VersionedCache<V> {
    * The cached value for this version, else `compute()` (kept unless it is undefined). `sizeOf`:
    * a cheaper size estimate for this kind of value than the cache's general one.
    */
-  get<T extends V>(key: string, currentVersion: number, compute: () => T, sizeOf?: (value: T) => number): T {
+  get<T extends V>(key: string, currentVersion: number, compute: () => T, sizeOf?: (value: Exclude<T, undefined>) => number): T {
     const hit = this.lookup(key, currentVersion);
     if (hit !== undefined) return hit as T;
     const value = compute();
-    if (value !== undefined) this.entries.set(key, value, sizeOf?.(value));
+    if (value !== undefined) this.entries.set(key, value as Exclude<T, undefined>, sizeOf);
     return value;
   }
 
@@ -38,6 +38,12 @@ export class VersionedCache<V> {
   store(key: string, version: number, value: V): void {
     if (version !== this.version) return;
     this.entries.set(key, value);
+  }
+
+  /** As store, but the value is made only if it is kept (see BoundedCache.setMade). */
+  storeMade(key: string, version: number, make: () => V): void {
+    if (version !== this.version) return;
+    this.entries.setMade(key, make);
   }
 
   /** Drops everything now, and whatever a computation begun before this call would store. */

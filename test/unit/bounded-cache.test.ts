@@ -120,6 +120,20 @@ describe("a second-request cache (Doorkeeper)", () => {
     expect(cache.get("a")).toBe("two");
   });
 
+  test("setMade makes the value only when it is kept, and sizeOf is asked only then", () => {
+    const cache = secondRequest();
+    let made = 0;
+    let sized = 0;
+    const make = () => (made++, "answer");
+    const sizeOf = (v: string) => (sized++, v.length * 2);
+    cache.setMade("k", make, sizeOf);
+    expect([made, sized, cache.get("k")]).toEqual([0, 0, undefined]);
+    cache.setMade("k", make, sizeOf);
+    expect([made, sized, cache.get("k")]).toEqual([1, 1, "answer"]);
+    cache.set("refused", "x", sizeOf);
+    expect(sized).toBe(1);
+  });
+
   test("a flood of keys offered once keeps almost nothing (a false positive now and then), within the caps", () => {
     const cache = new BoundedCache<string>("s", { maxEntries: 1_000, maxBytes: 1_000_000, secondRequest: true }, (v) => v.length * 2);
     for (let i = 0; i < 50_500; i++) cache.set(`flood-${i}`, "x");

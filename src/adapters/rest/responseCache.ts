@@ -1,8 +1,6 @@
 import type { CacheLimits, CacheStats } from "../../cache/boundedCache.ts";
 import { VersionedCache } from "../../storage/versionedCache.ts";
-
-/** What an answer is kept as: its text, or its UTF-8 bytes when it goes out as it is. */
-type Body = string | Uint8Array<ArrayBuffer>;
+import type { ResponseBody as Body } from "../http/json.ts";
 
 interface CachedAnswer<B extends Body> {
   body: B;
@@ -44,9 +42,12 @@ export class ResponseCache<B extends Body = string> {
     return answer.body;
   }
 
+  /** Encoded, and searched for the base URL, only when the cache keeps it (most first offers are not). */
   set(key: string, version: number, baseUrl: string, body: string): void {
-    const holdsBaseUrl = body.includes(baseUrl) || body.includes(JSON.stringify(baseUrl).slice(1, -1));
-    this.answers.store(key, version, { body: this.encode(body), baseUrl: holdsBaseUrl ? baseUrl : undefined });
+    this.answers.storeMade(key, version, () => {
+      const holdsBaseUrl = body.includes(baseUrl) || body.includes(JSON.stringify(baseUrl).slice(1, -1));
+      return { body: this.encode(body), baseUrl: holdsBaseUrl ? baseUrl : undefined };
+    });
   }
 
   stats(): CacheStats {
