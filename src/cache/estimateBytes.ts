@@ -1,6 +1,6 @@
 /** Rough per-object costs in JavaScriptCore: a cell header and its property storage. */
-const OBJECT_BYTES = 48;
-const SLOT_BYTES = 16;
+export const OBJECT_BYTES = 48;
+export const SLOT_BYTES = 16;
 
 /**
  * An estimate of the memory a value kept in a cache holds: strings at two bytes a character,

@@ -1,10 +1,10 @@
 import type { FacetCounts } from "../schemas/discovery.ts";
 import type { BrokerListItem } from "../schemas/broker.ts";
+import { OBJECT_BYTES as OBJECT, SLOT_BYTES as SLOT } from "../cache/estimateBytes.ts";
 
-/** Per object, per member and per string header, as estimateBytes counts them (src/cache/estimateBytes.ts), rounded up. */
-const OBJECT = 48;
-const MEMBER = 16 + 16;
-const STRING = 24;
+/** Per member and per string header, as estimateBytes counts them, rounded up. */
+const MEMBER = SLOT + 16;
+const STRING = OBJECT / 2;
 /** An item's members (and their names) besides its strings, distanceKm included. */
 const ITEM_FIXED = OBJECT + 10 * (MEMBER + 12);
 

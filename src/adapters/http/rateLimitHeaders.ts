@@ -1,5 +1,5 @@
 import type { RateDecision } from "../../auth/rateLimiter.ts";
-import { JSON_CONTENT_TYPE } from "./json.ts";
+import { JSON_CONTENT_TYPE, type ResponseBody } from "./json.ts";
 
 /**
  * The rate-limit headers on every admitted (or throttled) response: the three-header form of
@@ -35,7 +35,7 @@ export function admittedAnswers(contentType: string) {
     "RateLimit-Reset": "",
     "X-Request-Id": "",
   });
-  return function admitted(body: string | Uint8Array<ArrayBuffer>, status: number, rate: RateDecision, info: { requestId: string; requestIdSent?: boolean }): Response {
+  return function admitted(body: ResponseBody, status: number, rate: RateDecision, info: { requestId: string; requestIdSent?: boolean }): Response {
     info.requestIdSent = true;
     headers.set("RateLimit-Limit", String(rate.limit));
     headers.set("RateLimit-Remaining", String(rate.remaining));

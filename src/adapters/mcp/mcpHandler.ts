@@ -27,8 +27,10 @@ const MAX_BATCH_MESSAGES = 20;
 
 type HeaderMap = Record<string, string>;
 
+/** The Content-Type of every JSON-RPC answer. */
+const RPC_CONTENT_TYPE = "application/json";
 /** JSON-RPC answers of admitted calls without CORS (agents send no Origin): see send below. */
-const admittedRpc = admittedAnswers("application/json");
+const admittedRpc = admittedAnswers(RPC_CONTENT_TYPE);
 
 /**
  * POST /mcp: a stateless Streamable HTTP MCP server answering in plain JSON. In order:
@@ -183,7 +185,7 @@ function envelope(id: JsonRpcId, answer: Answer): string {
 }
 
 function rpcResponse(status: number, body: string | ReadableStream<Uint8Array>, headers: HeaderMap = {}): Response {
-  return new Response(body, { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers } });
+  return new Response(body, { status, headers: { "Content-Type": RPC_CONTENT_TYPE, "Cache-Control": "no-store", ...headers } });
 }
 
 /** Refusals before any message is read: a JSON-RPC error without an id. */
@@ -206,7 +208,7 @@ function refusal(admission: Extract<Admission, { ok: false }>, cors: HeaderMap):
   if (failure.status === 401) {
     return new Response(JSON.stringify({ error: "invalid_token", error_description: failure.message }), {
       status: 401,
-      headers: { "Content-Type": "application/json", "Cache-Control": "no-store", "WWW-Authenticate": 'Bearer realm="mcp", error="invalid_token"', ...headers },
+      headers: { "Content-Type": RPC_CONTENT_TYPE, "Cache-Control": "no-store", "WWW-Authenticate": 'Bearer realm="mcp", error="invalid_token"', ...headers },
     });
   }
   return transportError(failure.status, failure.message, { ...headers, ...retryAfterHeaders(failure) });
