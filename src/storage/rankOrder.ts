@@ -2,7 +2,7 @@ import { EARTH_RADIUS_KM } from "../domain/geo/distance.ts";
 import type { BrokerSort } from "../schemas/discovery.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 import type { RankSet } from "./rankSets.ts";
-import { smallestSorted } from "./smallestSorted.ts";
+import { countthSmallest, smallestSorted } from "./smallestSorted.ts";
 
 /** Ranks fit in 21 bits (two million brokers), so a sort key can carry the rank below a measure. */
 const RANK_BITS = 2 ** 21;
@@ -43,20 +43,51 @@ export function orderRanks(
     return ordered;
   }
   const measureSet = sort === "distance" ? context.near : context.text;
-  if (!measureSet) return matches.subarray(0, Math.min(end, matches.length));
-  // The set's value for each match: both ascending, so one walk through the set (matches are a subset of it).
-  const { ranks, values } = measureSet;
-  let j = 0;
-  for (let i = 0; i < matches.length; i++) {
-    const rank = matches[i]!;
-    while (j < ranks.length && ranks[j]! < rank) j++;
-    const value = values && ranks[j] === rank ? values[j]! : 0;
-    // Distance as the chord in millimetres (it grows with the distance; at most 10⁹ for 500 km,
-    // within the 32 bits above the rank); bm25 (negative, lower is better) shifted positive at 1e-5 resolution.
-    const measure = sort === "distance" ? Math.round(Math.sqrt(value) * CHORD_MM) : Math.round((Math.max(-1000, value) + 1000) * 1e5);
-    keys[i] = measure * RANK_BITS + rank;
+  if (!measureSet?.values) return matches.subarray(0, Math.min(end, matches.length));
+  return byMeasure(matches, measureSet as Required<Pick<RankSet, "ranks" | "values">>, sort === "distance" ? DISTANCE : RELEVANCE, end, keys);
+}
+
+/**
+ * How a set's value becomes the whole number a sort key carries above the rank, and a value
+ * at or above every value whose number is at most `measure` (a margin of one unit).
+ */
+interface Measure {
+  of(value: number): number;
+  valueBound(measure: number): number;
+}
+/** Distance as the chord in millimetres: it grows with the distance; at most 10⁹ for 500 km, within the 32 bits above the rank. */
+const DISTANCE: Measure = { of: (chord2) => Math.round(Math.sqrt(chord2) * CHORD_MM), valueBound: (mm) => ((mm + 1) / CHORD_MM) ** 2 };
+/** bm25 (negative, lower is better) shifted positive at 1e-5 resolution. */
+const RELEVANCE: Measure = { of: (bm25) => Math.round((Math.max(-1000, bm25) + 1000) * 1e5), valueBound: (m) => (m + 1) / 1e5 - 1000 };
+
+/**
+ * The first `end` matches by (measure of the set's value, rank). Working out every match's key
+ * (a square root and a rounding each) cost as much as finding the near set itself, so the
+ * `end`-th smallest raw value is found first (a measure never decreases with the value); only
+ * the matches whose value is within that value's measure can be among the first `end`, and
+ * only theirs are keyed and sorted. The result is the prefix a full sort of every key gives.
+ */
+function byMeasure(matches: Int32Array, set: Required<Pick<RankSet, "ranks" | "values">>, measure: Measure, end: number, keys: Float64Array): Int32Array {
+  // The set's value for each match, aligned: the set's own values when the matches are its
+  // ranks (as many as its members: matches are a subset), else one walk (both ascending).
+  let values = set.values;
+  if (matches.length !== set.ranks.length) {
+    values = keys;
+    let j = 0;
+    for (let i = 0; i < matches.length; i++) {
+      const rank = matches[i]!;
+      while (j < set.ranks.length && set.ranks[j]! < rank) j++;
+      values[i] = set.ranks[j] === rank ? set.values[j]! : 0;
+    }
   }
-  const first = smallestSorted(keys, end);
+  const bound = measure.valueBound(measure.of(countthSmallest(values.subarray(0, matches.length), end)));
+  // Candidates' keys are written into `keys` behind the reads (n <= i), which may be `values`.
+  let n = 0;
+  for (let i = 0; i < matches.length; i++) {
+    const value = values[i]!;
+    if (value <= bound) keys[n++] = measure.of(value) * RANK_BITS + matches[i]!;
+  }
+  const first = smallestSorted(keys.subarray(0, n), end);
   const ordered = new Int32Array(first.length);
   for (let i = 0; i < first.length; i++) ordered[i] = first[i]! % RANK_BITS;
   return ordered;

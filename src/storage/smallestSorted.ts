@@ -8,6 +8,25 @@ export function smallestSorted(keys: Float64Array, count: number): Float64Array 
   if (count <= 0) return new Float64Array(0);
   // Past a quarter of the keys, the engine's native sort (in place) is as quick as the heap.
   if (count * 4 >= keys.length) return keys.sort().subarray(0, Math.min(count, keys.length));
+  return smallestHeap(keys, count).sort();
+}
+
+/**
+ * The `count`-th smallest of `values` (the largest when there are fewer), `values` left as they
+ * are: a bound that at least `count` of them are at or below. Infinity for a count of 0.
+ */
+export function countthSmallest(values: Float64Array, count: number): number {
+  if (count <= 0 || values.length === 0) return Number.POSITIVE_INFINITY;
+  if (count >= values.length) {
+    let largest = values[0]!;
+    for (let i = 1; i < values.length; i++) if (values[i]! > largest) largest = values[i]!;
+    return largest;
+  }
+  return smallestHeap(values, count)[0]!;
+}
+
+/** The `count` (< keys.length) smallest keys as a max-heap: the largest of them at the root. */
+function smallestHeap(keys: Float64Array, count: number): Float64Array {
   const heap = new Float64Array(count);
   let size = 0;
   for (let i = 0; i < keys.length; i++) {
@@ -37,5 +56,5 @@ export function smallestSorted(keys: Float64Array, count: number): Float64Array 
       heap[at] = key;
     }
   }
-  return heap.sort();
+  return heap;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
-import { globalOrder, reorder } from "../../src/storage/rankOrder.ts";
+import { EARTH_RADIUS_KM } from "../../src/domain/geo/distance.ts";
+import { globalOrder, orderRanks, reorder } from "../../src/storage/rankOrder.ts";
+import type { RankSet } from "../../src/storage/rankSets.ts";
 import { smallestSorted } from "../../src/storage/smallestSorted.ts";
 import { seededRandom } from "../support/seededRandom.ts";
 
@@ -39,5 +41,47 @@ describe("reorder: ratings changed in place give the order a full sort would", (
         expect(Array.from(order.positionOf)).toEqual(Array.from(fresh.positionOf));
       }
     }
+  });
+});
+
+describe("orderRanks by distance and relevance: the prefix a full sort of every (measure, rank) key gives", () => {
+  const RANK_BITS = 2 ** 21;
+  const CHORD_MM = EARTH_RADIUS_KM * 1e6;
+  const fullSort = (matches: Int32Array, set: RankSet, measure: (value: number) => number, end: number) => {
+    const valueOf = new Map(Array.from(set.ranks, (rank, i) => [rank, set.values![i]!]));
+    const keys = Float64Array.from(matches, (rank) => measure(valueOf.get(rank) ?? 0) * RANK_BITS + rank).sort();
+    return Array.from(keys.subarray(0, end), (key) => key % RANK_BITS);
+  };
+  const context = (near: RankSet) => ({ near, text: near, globalOrder: () => { throw new Error("not a global order"); }, scratch: new Float64Array(5_000) });
+
+  test("with ties and values a hair apart, the matches the set itself or a subset, every page end", () => {
+    const next = seededRandom(23);
+    for (const size of [2, 3, 40, 1_000, 4_000]) {
+      const ranks = Int32Array.from(new Set(Array.from({ length: size }, () => Math.floor(next() * 100_000)))).sort();
+      // Few distinct distances (many ties), some a fraction of a millimetre apart (the same measure).
+      const chord = (km: number) => (km / EARTH_RADIUS_KM) ** 2;
+      const distances = Float64Array.from(ranks, () => chord(Math.floor(next() * 30) + (next() < 0.3 ? next() * 1e-7 : 0)));
+      const scores = Float64Array.from(ranks, () => -Math.floor(next() * 20) / 4 - (next() < 0.3 ? next() * 1e-6 : 0));
+      const subset = ranks.filter(() => next() < 0.6);
+      for (const matches of [ranks, subset]) {
+        for (const end of [1, 20, 21, 60, size]) {
+          const near = { ranks, values: distances };
+          expect(Array.from(orderRanks(matches, "distance", end, context(near)))).toEqual(
+            fullSort(matches, near, (v) => Math.round(Math.sqrt(v) * CHORD_MM), end),
+          );
+          const text = { ranks, values: scores };
+          expect(Array.from(orderRanks(matches, "relevance", end, context(text)))).toEqual(
+            fullSort(matches, text, (v) => Math.round((Math.max(-1000, v) + 1000) * 1e5), end),
+          );
+        }
+      }
+    }
+  });
+
+  test("the set's values are left as they were (the page's distances are read from them afterwards)", () => {
+    const ranks = Int32Array.from([3, 5, 8, 13, 21]);
+    const values = Float64Array.from([5e-6, 1e-6, 4e-6, 2e-6, 3e-6]);
+    expect(Array.from(orderRanks(ranks, "distance", 2, context({ ranks, values })))).toEqual([5, 13]);
+    expect(Array.from(values)).toEqual([5e-6, 1e-6, 4e-6, 2e-6, 3e-6]);
   });
 });
