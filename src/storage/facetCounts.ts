@@ -2,7 +2,7 @@ import { PROVINCE_CODES } from "../domain/provinces.ts";
 import type { BrokerFacet, FacetCounts } from "../schemas/discovery.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 import { cityOfPlace, provinceOfPlace } from "./officePlaces.ts";
-import { countCombos, spreadCombos } from "./rankCombos.ts";
+import { countCombos, spreadCombos, type RankCombos } from "./rankCombos.ts";
 
 /** Values listed per facet: the most frequent first. */
 export const MAX_FACET_VALUES = 50;
@@ -18,29 +18,27 @@ export interface OfficeConstraint {
  * even with two offices in one city. A location facet counts only offices that meet the other
  * location filter, so its counts equal what that filter value would return. Each match adds one
  * to its combination of values (see rankCombos); the combinations' counts are then spread.
+ * `perCombo`: the matches' combinations already counted (facetCombos(facet)), when several
+ * facets count the same matches (countCombosTogether walks them once for all).
  */
-export function countFacet(attributes: BrokerAttributes, matches: Int32Array, facet: BrokerFacet, office: OfficeConstraint): FacetCounts[BrokerFacet] {
-  if (facet === "province" || facet === "city") return countOffices(attributes, matches, facet, office);
-  const combos = facet === "insuranceType" ? attributes.lineCombos : attributes.languageCombos;
+export function countFacet(
+  attributes: BrokerAttributes,
+  matches: Int32Array,
+  facet: BrokerFacet,
+  office: OfficeConstraint,
+  perCombo: Int32Array = countCombos(facetCombos(attributes, facet), matches),
+): FacetCounts[BrokerFacet] {
+  if (facet === "province" || facet === "city") {
+    return top(spreadPlaces(attributes, perCombo, facet, office), facet === "province" ? PROVINCE_CODES : attributes.cities.names);
+  }
   const names = facet === "insuranceType" ? attributes.lines.names : attributes.languages.names;
-  return top(spreadCombos(combos, countCombos(combos, matches), names.length), names);
+  return top(spreadCombos(facetCombos(attributes, facet), perCombo, names.length), names);
 }
 
-function countOffices(attributes: BrokerAttributes, matches: Int32Array, facet: "province" | "city", office: OfficeConstraint) {
-  const counts = spreadPlaces(attributes, countCombos(attributes.officeCombos, matches), facet, office);
-  return top(counts, facet === "province" ? PROVINCE_CODES : attributes.cities.names);
-}
-
-/**
- * Both location facets when no location filter is in force (neither constrains the other):
- * the matches' combinations counted once for both, the same counts as countFacet gives each.
- */
-export function countProvincesAndCities(attributes: BrokerAttributes, matches: Int32Array): Required<Pick<FacetCounts, "province" | "city">> {
-  const perCombo = countCombos(attributes.officeCombos, matches);
-  return {
-    province: top(spreadPlaces(attributes, perCombo, "province", {}), PROVINCE_CODES),
-    city: top(spreadPlaces(attributes, perCombo, "city", {}), attributes.cities.names),
-  };
+/** The combinations a facet's values are counted by: offices' places for province and city. */
+export function facetCombos(attributes: BrokerAttributes, facet: BrokerFacet): RankCombos {
+  if (facet === "province" || facet === "city") return attributes.officeCombos;
+  return facet === "insuranceType" ? attributes.lineCombos : attributes.languageCombos;
 }
 
 /**

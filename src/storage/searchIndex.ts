@@ -6,7 +6,8 @@ import type { BrokerListItem } from "../schemas/broker.ts";
 import type { BrokerFacet, BrokerSort, FacetCounts } from "../schemas/discovery.ts";
 import { BrokerAttributes } from "./brokerAttributes.ts";
 import type { DirectoryDb } from "./database.ts";
-import { countFacet, countProvincesAndCities } from "./facetCounts.ts";
+import { countFacet, facetCombos } from "./facetCounts.ts";
+import { countCombosTogether } from "./rankCombos.ts";
 import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
 import { BoundedCache, type CacheStats } from "../cache/boundedCache.ts";
 import { DirectoryChanges } from "./directoryChanges.ts";
@@ -195,22 +196,19 @@ export class SearchIndex {
     const attributes = this.attributes();
     const facets: FacetCounts = {};
     const asked = filter.facets ?? [];
-    const both = !filter.province && !filter.city && asked.includes("province") && asked.includes("city");
-    const locations = both ? countProvincesAndCities(attributes, allMatches) : undefined;
+    // A facet whose own filter is not in the search counts the search's matches themselves:
+    // those facets' combinations are counted in one walk over the matches.
+    const ownsMatches = (facet: BrokerFacet) => !parts.has(FACET_EXCLUDES[facet]);
+    const shared = countCombosTogether([...new Set(asked.filter(ownsMatches).map((facet) => facetCombos(attributes, facet)))], allMatches);
     for (const facet of asked) {
-      if (locations && (facet === "province" || facet === "city")) {
-        facets[facet] = locations[facet];
-        continue;
-      }
-      // A facet whose own filter is not in the search counts the search's matches themselves.
-      const excluded = FACET_EXCLUDES[facet];
-      const matches = parts.has(excluded) ? this.intersect(parts, filter.minRating, this.scratch.facet, excluded) : allMatches;
       // A location facet keeps the other location filter at office level: city=ottawa counts provinces of Ottawa offices.
       const office =
         facet === "province" && filter.city ? { cityId: attributes.cities.find(filter.city) ?? -1 }
         : facet === "city" && filter.province ? { provinceIndex: PROVINCE_CODES.indexOf(filter.province as ProvinceCode) }
         : {};
-      facets[facet] = countFacet(attributes, matches, facet, office);
+      facets[facet] = ownsMatches(facet)
+        ? countFacet(attributes, allMatches, facet, office, shared.get(facetCombos(attributes, facet)))
+        : countFacet(attributes, this.intersect(parts, filter.minRating, this.scratch.facet, FACET_EXCLUDES[facet]), facet, office);
     }
     return facets;
   }

@@ -1,12 +1,12 @@
 import { expect, test } from "bun:test";
 import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
 import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
-import { countFacet, countProvincesAndCities } from "../../src/storage/facetCounts.ts";
+import { countFacet, facetCombos } from "../../src/storage/facetCounts.ts";
 import { officePlaces } from "../../src/storage/officePlaces.ts";
-import { combosOf } from "../../src/storage/rankCombos.ts";
+import { combosOf, countCombos, countCombosTogether } from "../../src/storage/rankCombos.ts";
 import { seededRandom } from "../support/seededRandom.ts";
 
-test("province and city counted in one pass equal each counted alone (several offices, some in one city)", () => {
+test("facets counted in one walk over the matches equal each counted alone (several offices, some in one city)", () => {
   const next = seededRandom(3);
   const n = 2_000;
   const cityNames = Array.from({ length: 90 }, (_, i) => `City ${i}`);
@@ -23,14 +23,31 @@ test("province and city counted in one pass equal each counted alone (several of
     }
     officeStart[rank + 1] = cities.length;
   }
-  const officeCombos = combosOf(officePlaces(officeStart, Uint8Array.from(provinces), Int32Array.from(cities)));
-  const attributes = { officeCombos, cities: { names: cityNames } } as unknown as BrokerAttributes;
+  const randomLists = (values: number) => {
+    const lists = Array.from({ length: n }, () => Array.from({ length: Math.floor(next() * 3) }, () => Math.floor(next() * values)));
+    const start = new Int32Array(n + 1);
+    lists.forEach((list, rank) => (start[rank + 1] = start[rank]! + list.length));
+    return combosOf({ start, values: Int32Array.from(lists.flat()) });
+  };
+  const attributes = {
+    officeCombos: combosOf(officePlaces(officeStart, Uint8Array.from(provinces), Int32Array.from(cities))),
+    lineCombos: randomLists(12),
+    languageCombos: randomLists(5),
+    cities: { names: cityNames },
+    lines: { names: Array.from({ length: 12 }, (_, i) => `Line ${i}`) },
+    languages: { names: Array.from({ length: 5 }, (_, i) => `Language ${i}`) },
+  } as unknown as BrokerAttributes;
+  const facets = ["province", "city", "insuranceType", "language"] as const;
   for (const share of [0, 0.01, 0.3, 1]) {
     const matches = Int32Array.from(Array.from({ length: n }, (_, rank) => rank).filter(() => next() < share));
-    const both = countProvincesAndCities(attributes, matches);
-    expect(both.province).toEqual(countFacet(attributes, matches, "province", {})!);
-    expect(both.city).toEqual(countFacet(attributes, matches, "city", {})!);
-    if (share === 1) expect(both.city!.length).toBe(50);
+    for (const asked of [facets.slice(0, 2), facets.slice(1, 3), facets.slice(2), facets.slice()]) {
+      const shared = countCombosTogether([...new Set(asked.map((facet) => facetCombos(attributes, facet)))], matches);
+      for (const facet of asked) {
+        expect(Array.from(shared.get(facetCombos(attributes, facet))!)).toEqual(Array.from(countCombos(facetCombos(attributes, facet), matches)));
+        expect(countFacet(attributes, matches, facet, {}, shared.get(facetCombos(attributes, facet)))).toEqual(countFacet(attributes, matches, facet, {}));
+      }
+    }
+    if (share === 1) expect(countFacet(attributes, matches, "city", {})?.length).toBe(50);
   }
 });
 
