@@ -45,7 +45,7 @@ const server = await startProcess(
 );
 await runWrk(server.url, scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
 const result = await runWrk(server.url, scenario.requests, { durationSeconds: Number(values.seconds), connections: 32, threads: 1 });
-console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s`);
+console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
 await stopProcess(server);
 if (values.plain) process.exit(0);
 
