@@ -3,6 +3,7 @@ import type { BrokerFacet, FacetCounts } from "../schemas/discovery.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 import { cityOfPlace, provinceOfPlace } from "./officePlaces.ts";
 import { countCombos, spreadCombos, type RankCombos } from "./rankCombos.ts";
+import { flattenLists, type RankLists } from "./rankLists.ts";
 
 /** Values listed per facet: the most frequent first. */
 export const MAX_FACET_VALUES = 50;
@@ -44,11 +45,15 @@ export function facetCombos(attributes: BrokerAttributes, facet: BrokerFacet): R
 /**
  * Brokers per province or city from brokers per combination of office places: each
  * combination's count goes once to each value among its offices that meet `office`, so a
- * broker's two offices in one city count once.
+ * broker's two offices in one city count once. Without an office constraint (the common case)
+ * each combination's distinct values are worked out once per set of combinations.
  */
 function spreadPlaces(attributes: BrokerAttributes, perCombo: Int32Array, facet: "province" | "city", office: OfficeConstraint): Int32Array {
-  const { start, values: places } = attributes.officeCombos.lists;
   const size = facet === "province" ? PROVINCE_CODES.length : attributes.cities.names.length;
+  if (office.provinceIndex === undefined && office.cityId === undefined) {
+    return spreadCombos({ comboOf: attributes.officeCombos.comboOf, lists: distinctPlaces(attributes.officeCombos)[facet] }, perCombo, size);
+  }
+  const { start, values: places } = attributes.officeCombos.lists;
   const counts = new Int32Array(size);
   const lastCombo = new Int32Array(size).fill(-1);
   for (let combo = 0; combo < perCombo.length; combo++) {
@@ -66,6 +71,20 @@ function spreadPlaces(attributes: BrokerAttributes, perCombo: Int32Array, facet:
     }
   }
   return counts;
+}
+
+const distinctPlaceLists = new WeakMap<RankCombos, Record<"province" | "city", RankLists>>();
+
+/** Each office combination's distinct provinces and distinct cities (a combination is a broker's offices' places). */
+function distinctPlaces(combos: RankCombos): Record<"province" | "city", RankLists> {
+  let lists = distinctPlaceLists.get(combos);
+  if (!lists) {
+    const { start, values } = combos.lists;
+    const of = (valueOf: (place: number) => number) =>
+      flattenLists(Array.from({ length: start.length - 1 }, (_, combo) => [...new Set(Array.from(values.subarray(start[combo]!, start[combo + 1]!), valueOf))]));
+    distinctPlaceLists.set(combos, (lists = { province: of(provinceOfPlace), city: of(cityOfPlace) }));
+  }
+  return lists;
 }
 
 /** Counts and name orders fit in 21 bits each, so one exact double carries (count descending, name). */
