@@ -1,4 +1,4 @@
-import { boundingBox, chord2OfKm, kmOfChord2, unitVector, type LatLng } from "../domain/geo/distance.ts";
+import { chord2OfKm, kmOfChord2, unitVector, type LatLng } from "../domain/geo/distance.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 
 /**
@@ -32,7 +32,7 @@ export function withMembership(set: RankSet, rankCount: number): RankSet {
 /**
  * Every broker with an office within `radiusKm` of `centre`, with the squared chord to its
  * nearest such office as its value (kmOfChord2 turns it into km; it orders like the distance).
- * Only the offices in grid cells overlapping the bounding box are measured, each by its squared
+ * Only the offices in grid cells the circle can reach are measured, each by its squared
  * chord to the centre (unit vectors: three products, no trigonometry); each broker keeps its
  * smallest. An office whose chord is within a rounding error of the radius's gets the exact
  * test in kilometres, so a broker is in the set exactly when kmOfChord2 puts an office in range.
@@ -50,7 +50,7 @@ export function nearSet(attributes: BrokerAttributes, centre: LatLng, radiusKm: 
   // per office); `touchedBits` marks the ranks written, to read them back in order and reset them.
   const { best, touchedBits, touched, distances } = attributes.nearScratch();
   const spans: number[] = [];
-  const spanEnds = attributes.grid.spans(boundingBox(centre, radiusKm), spans);
+  const spanEnds = attributes.grid.spans(centre, radiusKm, spans);
   for (let s = 0; s < spanEnds; s += 2) {
     for (let at = spans[s]!; at < spans[s + 1]!; at++) {
       const dx = x[at]! - cx;

@@ -1,8 +1,9 @@
 import { expect, test } from "bun:test";
-import { boundingBox, distanceKm, haversine, haversineKm, kmOfHaversine, roundKm } from "../../src/domain/geo/distance.ts";
+import { capBands, distanceKm, EARTH_RADIUS_KM, haversine, haversineKm, kmOfHaversine, roundKm } from "../../src/domain/geo/distance.ts";
 import { fsaCentroid, fsaCount } from "../../src/domain/geo/fsaCentroids.ts";
 import { parseNear } from "../../src/domain/geo/nearPoint.ts";
 import { languageKey } from "../../src/domain/languages.ts";
+import { seededRandom } from "../support/seededRandom.ts";
 
 const TORONTO = { lat: 43.6532, lng: -79.3832 };
 const MONTREAL = { lat: 45.5019, lng: -73.5674 };
@@ -25,13 +26,48 @@ test("a point is 0 km from itself; distances round to one decimal", () => {
   expect(roundKm(2.35)).toBe(2.4);
 });
 
-test("the bounding box holds every point within the radius (north, south, east, west)", () => {
-  const box = boundingBox(MONTREAL, 50);
-  for (const bearing of [0, 90, 180, 270]) {
-    const rad = (bearing * Math.PI) / 180;
-    const point = { lat: MONTREAL.lat + (49.9 / 111.0) * Math.cos(rad), lng: MONTREAL.lng + (49.9 / (111.32 * Math.cos((MONTREAL.lat * Math.PI) / 180))) * Math.sin(rad) };
-    expect(point.lat >= box.minLat && point.lat <= box.maxLat && point.lng >= box.minLng && point.lng <= box.maxLng).toBe(true);
+/** The point `km` from `from` on the initial bearing `degrees` (the great-circle destination). */
+function destination(from: { lat: number; lng: number }, degrees: number, km: number): { lat: number; lng: number } {
+  const [rad, delta, lat] = [(degrees * Math.PI) / 180, km / EARTH_RADIUS_KM, (from.lat * Math.PI) / 180];
+  const lat2 = Math.asin(Math.sin(lat) * Math.cos(delta) + Math.cos(lat) * Math.sin(delta) * Math.cos(rad));
+  const dLng = Math.atan2(Math.sin(rad) * Math.sin(delta) * Math.cos(lat), Math.cos(delta) - Math.sin(lat) * Math.sin(lat2));
+  return { lat: (lat2 * 180) / Math.PI, lng: from.lng + (dLng * 180) / Math.PI };
+}
+
+test("capBands: every point within the radius lies in its band's longitudes, and the bands are no wider than the circle", () => {
+  const next = seededRandom(17);
+  for (let round = 0; round < 120; round++) {
+    const centre = { lat: -85 + next() * 170, lng: -170 + next() * 340 };
+    const radiusKm = [1, 5, 25, 100, 500, 3_000][round % 6]!;
+    const band = [0.1, 0.25, 1][round % 3]!;
+    const cap = capBands(centre, radiusKm);
+    const offsetOf = (point: { lng: number }) => Math.abs(((point.lng - centre.lng + 540) % 360) - 180);
+    for (let i = 0; i < 400; i++) {
+      // Points inside (random) and on the edge (every 1.8° of bearing).
+      const point = i < 200 ? destination(centre, next() * 360, next() * radiusKm) : destination(centre, (i - 200) * 1.8, radiusKm);
+      const south = Math.floor(point.lat / band) * band;
+      expect(point.lat >= cap.fromLat && point.lat <= cap.toLat).toBe(true);
+      expect(offsetOf(point)).toBeLessThanOrEqual(cap.halfWidth(south, south + band));
+    }
+    // Tight where the cap holds no pole: its widest is the edge's widest (bearings every 0.05°) plus the margin.
+    const widest = cap.halfWidth(cap.fromLat, cap.toLat);
+    if (widest < 180) {
+      let edge = 0;
+      for (let bearing = 0; bearing < 360; bearing += 0.05) edge = Math.max(edge, offsetOf(destination(centre, bearing, radiusKm)));
+      expect(widest - edge).toBeLessThan(1.5e-4);
+    }
+    expect(cap.halfWidth(cap.toLat + 1, cap.toLat + 2)).toBe(-1);
   }
+});
+
+test("capBands reaches further east and west than a box sized at the centre's latitude (500 km at 60° N)", () => {
+  const cap = capBands({ lat: 60, lng: -100 }, 500);
+  const boxHalfWidth = 500 / (111.32 * Math.cos((60 * Math.PI) / 180));
+  const widestBand = cap.halfWidth(cap.fromLat, cap.toLat);
+  expect(widestBand - boxHalfWidth).toBeGreaterThan(0.03);
+  // And the edge point due east of the widest latitude is really within 500 km.
+  const east = destination({ lat: 60, lng: -100 }, 90, 499.9);
+  expect(distanceKm({ lat: 60, lng: -100 }, east)).toBeLessThan(500);
 });
 
 test("FSA centroids: real areas with their province, from the FSA's own letter", () => {

@@ -61,15 +61,39 @@ export function kmOfChord2(chord2: number): number {
   return kmOfHaversine(chord2 / 4);
 }
 
+/** Degrees of slack in capBands' answers: acos is ill-conditioned near 1 (a rounding of 1e-16 moves it by 3e-6°). */
+const CAP_MARGIN_DEGREES = 1e-4;
+
 /**
- * The latitude and longitude spans that contain every point within `radiusKm` of `centre`:
- * a cheap first test before the exact distance (longitude degrees shrink toward the poles).
+ * The latitude band of the spherical cap of `radiusKm` around `centre` (the points within that
+ * great-circle distance), and for any narrower band of latitudes the longitudes it holds there:
+ * a near search reads, row by row of its grid, only the cells the circle can reach instead of
+ * its bounding box's. `halfWidth(fromLat, toLat)` is the most degrees of longitude from the
+ * centre that a point of the cap lying in that band can be: -1 when the band misses the cap,
+ * 180 when the cap holds a pole (every longitude). Exact plus a small margin: the cap is widest
+ * at the latitude where its edge runs due north (asin(sin φc / cos θ)) and narrows away from it,
+ * so within a band it is widest at the band's latitude nearest to that one. (The bounding box this
+ * replaced was as wide as the cap at the centre's latitude, a little narrower than the cap: a
+ * 500 km search at 60° N missed a sliver 0.04° wide on each side.)
  */
-export function boundingBox(centre: LatLng, radiusKm: number): { minLat: number; maxLat: number; minLng: number; maxLng: number } {
-  const dLat = radiusKm / 111.0;
-  const cosLat = Math.cos(centre.lat * RADIANS);
-  const dLng = cosLat < 0.01 ? 360 : radiusKm / (111.32 * cosLat);
-  return { minLat: centre.lat - dLat, maxLat: centre.lat + dLat, minLng: centre.lng - dLng, maxLng: centre.lng + dLng };
+export function capBands(centre: LatLng, radiusKm: number): { fromLat: number; toLat: number; halfWidth(fromLat: number, toLat: number): number } {
+  const theta = radiusKm / EARTH_RADIUS_KM;
+  const lat = centre.lat * RADIANS;
+  const reach = theta / RADIANS + CAP_MARGIN_DEGREES;
+  const [fromLat, toLat] = [Math.max(-90, centre.lat - reach), Math.min(90, centre.lat + reach)];
+  if (theta >= Math.PI / 2 - Math.abs(lat)) return { fromLat, toLat, halfWidth: (from, to) => (from > toLat || to < fromLat ? -1 : 180) };
+  const [sinLat, cosLat, cosTheta] = [Math.sin(lat), Math.cos(lat), Math.cos(theta)];
+  const widest = Math.asin(sinLat / cosTheta);
+  return {
+    fromLat,
+    toLat,
+    halfWidth(from, to) {
+      if (from > toLat || to < fromLat) return -1;
+      const at = Math.min(Math.min(to * RADIANS, lat + theta), Math.max(Math.max(from * RADIANS, lat - theta), widest));
+      const cosWidth = (cosTheta - Math.sin(at) * sinLat) / (Math.cos(at) * cosLat);
+      return Math.acos(Math.min(1, Math.max(-1, cosWidth))) / RADIANS + CAP_MARGIN_DEGREES;
+    },
+  };
 }
 
 /** Kilometres to one decimal, as list items show them. */
