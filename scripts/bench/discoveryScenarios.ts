@@ -2,7 +2,9 @@
  * The discovery scenarios (issue 13): every URL distinct within a cycle longer than the
  * response and result caches, so each request runs the search, the order and the facet counts.
  * - (10) near a postal area, nearest first, four facets: 1,611 FSAs × 10 radii.
- * - (11) free text by relevance, four facets: the search words of (2), pages 1 and 2.
+ * - (11) free text by relevance, four facets: the search words of (2), pages 1 to 3 (13,134
+ *   URLs; with pages 1 and 2 only, its 8,756 URLs all fit the response cache and, until
+ *   2026-11-25, the scenario measured mostly cached answers).
  * - (12) language + minRating + verified, by rating: 12 languages × 51 thresholds × 3 pages,
  *   each anywhere and in each of the 13 provinces (a cycle of 20,000 distinct URLs: without
  *   the provinces its 1,836 URLs all fit the response cache and the scenario measured hits).
@@ -23,7 +25,7 @@ export function nearRequests(get: (path: string) => LoadRequest): LoadRequest[] 
 }
 
 export function relevanceRequests(get: (path: string) => LoadRequest, queries: readonly string[]): LoadRequest[] {
-  return [1, 2]
+  return [1, 2, 3]
     .flatMap((page) => queries.map((q) => get(`/api/v1/brokers?q=${encodeURIComponent(q)}&sort=relevance&page=${page}&${FACETS}`)))
     .slice(0, MAX_REQUESTS);
 }
