@@ -2,7 +2,7 @@ import { PROVINCE_CODES } from "../domain/provinces.ts";
 import type { BrokerFacet, FacetCounts } from "../schemas/discovery.ts";
 import type { BrokerAttributes } from "./brokerAttributes.ts";
 import { cityOfPlace, provinceOfPlace } from "./officePlaces.ts";
-import { countCombos, spreadCombos, type RankCombos } from "./rankCombos.ts";
+import { spreadCombos, withComboCounts, type RankCombos } from "./rankCombos.ts";
 import { flattenLists, type RankLists } from "./rankLists.ts";
 
 /** Values listed per facet: the most frequent first. */
@@ -20,15 +20,16 @@ export interface OfficeConstraint {
  * location filter, so its counts equal what that filter value would return. Each match adds one
  * to its combination of values (see rankCombos); the combinations' counts are then spread.
  * `perCombo`: the matches' combinations already counted (facetCombos(facet)), when several
- * facets count the same matches (countCombosTogether walks them once for all).
+ * facets count the same matches (withComboCounts walks them once for all).
  */
 export function countFacet(
   attributes: BrokerAttributes,
   matches: Int32Array,
   facet: BrokerFacet,
   office: OfficeConstraint,
-  perCombo: Int32Array = countCombos(facetCombos(attributes, facet), matches),
+  perCombo?: Int32Array,
 ): FacetCounts[BrokerFacet] {
+  if (perCombo === undefined) return withComboCounts([facetCombos(attributes, facet)], matches, (countsOf) => countFacet(attributes, matches, facet, office, countsOf(facetCombos(attributes, facet))));
   if (facet === "province" || facet === "city") {
     return top(spreadPlaces(attributes, perCombo, facet, office), facet === "province" ? PROVINCE_CODES : attributes.cities.names);
   }

@@ -33,46 +33,65 @@ export function combosOf(lists: RankLists): RankCombos {
   return { comboOf, lists: flattenLists(contents) };
 }
 
-/** How many of `matches` have each combination. */
+/** How many of `matches` have each combination, in an array of its own (withComboCounts reuses one). */
 export function countCombos(combos: RankCombos, matches: Int32Array): Int32Array {
   const counts = new Int32Array(combos.lists.start.length - 1);
-  const { comboOf } = combos;
-  for (let i = 0; i < matches.length; i++) counts[comboOf[matches[i]!]!]!++;
+  countInto(combos.comboOf, matches, counts);
   return counts;
 }
 
+/** Counting space per kind of combinations, reused by every count (see withComboCounts). */
+const countSpace = new WeakMap<RankCombos, { counts: Int32Array; busy: boolean }>();
+
 /**
- * How many of `matches` have each combination, for several kinds at once (each facet's
- * combinations): one walk over the matches instead of one per kind. Kinds are distinct.
+ * How many of `matches` have each combination, for each of `kinds` (distinct), handed to `use`:
+ * the counts live in space each kind keeps for counting, valid only inside `use`, and zeroed
+ * after it. Allocating a 4,425-slot array per count (an office combination a slot) cost more
+ * than counting the matches of a small town; a count nested in `use` for a kind being counted
+ * gets an array of its own. Two or three kinds are counted in one walk over the matches.
  */
-export function countCombosTogether(kinds: readonly RankCombos[], matches: Int32Array): Map<RankCombos, Int32Array> {
-  const counted = new Map<RankCombos, Int32Array>();
-  if (kinds.length === 0) return counted;
-  if (kinds.length === 1 || kinds.length > 3) {
-    for (const kind of kinds) counted.set(kind, countCombos(kind, matches));
-    return counted;
+export function withComboCounts<T>(kinds: readonly RankCombos[], matches: Int32Array, use: (countsOf: (kind: RankCombos) => Int32Array) => T): T {
+  const spaces = kinds.map((kind) => {
+    let space = countSpace.get(kind);
+    if (space === undefined) countSpace.set(kind, (space = { counts: new Int32Array(kind.lists.start.length - 1), busy: false }));
+    return space.busy ? { counts: new Int32Array(kind.lists.start.length - 1), busy: false } : space;
+  });
+  for (const space of spaces) space.busy = true;
+  try {
+    if (kinds.length === 2 || kinds.length === 3) {
+      countTogether(matches, kinds[0]!.comboOf, spaces[0]!.counts, kinds[1]!.comboOf, spaces[1]!.counts, kinds[2]?.comboOf, spaces[2]?.counts);
+    } else {
+      kinds.forEach((kind, i) => countInto(kind.comboOf, matches, spaces[i]!.counts));
+    }
+    return use((kind) => spaces[kinds.indexOf(kind)]!.counts);
+  } finally {
+    for (const space of spaces) {
+      space.counts.fill(0);
+      space.busy = false;
+    }
   }
-  const [a, b, c] = [kinds[0]!, kinds[1]!, kinds[2]];
-  const [countsA, countsB] = [new Int32Array(a.lists.start.length - 1), new Int32Array(b.lists.start.length - 1)];
-  const [comboA, comboB] = [a.comboOf, b.comboOf];
-  if (c === undefined) {
+}
+
+function countInto(comboOf: Int32Array, matches: Int32Array, counts: Int32Array): void {
+  for (let i = 0; i < matches.length; i++) counts[comboOf[matches[i]!]!]!++;
+}
+
+/** One walk over the matches adding to two or three kinds' counts. */
+function countTogether(matches: Int32Array, comboA: Int32Array, countsA: Int32Array, comboB: Int32Array, countsB: Int32Array, comboC?: Int32Array, countsC?: Int32Array): void {
+  if (comboC === undefined || countsC === undefined) {
     for (let i = 0; i < matches.length; i++) {
       const rank = matches[i]!;
       countsA[comboA[rank]!]!++;
       countsB[comboB[rank]!]!++;
     }
-  } else {
-    const countsC = new Int32Array(c.lists.start.length - 1);
-    const comboC = c.comboOf;
-    for (let i = 0; i < matches.length; i++) {
-      const rank = matches[i]!;
-      countsA[comboA[rank]!]!++;
-      countsB[comboB[rank]!]!++;
-      countsC[comboC[rank]!]!++;
-    }
-    counted.set(c, countsC);
+    return;
   }
-  return counted.set(a, countsA).set(b, countsB);
+  for (let i = 0; i < matches.length; i++) {
+    const rank = matches[i]!;
+    countsA[comboA[rank]!]!++;
+    countsB[comboB[rank]!]!++;
+    countsC[comboC[rank]!]!++;
+  }
 }
 
 /** Counts per value (`size` values) from counts per combination: each value of a combination gets its count. */

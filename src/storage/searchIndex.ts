@@ -7,7 +7,7 @@ import type { BrokerFacet, BrokerSort, FacetCounts } from "../schemas/discovery.
 import { BrokerAttributes } from "./brokerAttributes.ts";
 import type { DirectoryDb } from "./database.ts";
 import { countFacet, facetCombos } from "./facetCounts.ts";
-import { countCombosTogether } from "./rankCombos.ts";
+import { withComboCounts } from "./rankCombos.ts";
 import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
 import { BoundedCache, type CacheStats } from "../cache/boundedCache.ts";
 import { DirectoryChanges } from "./directoryChanges.ts";
@@ -199,18 +199,20 @@ export class SearchIndex {
     // A facet whose own filter is not in the search counts the search's matches themselves:
     // those facets' combinations are counted in one walk over the matches.
     const ownsMatches = (facet: BrokerFacet) => !parts.has(FACET_EXCLUDES[facet]);
-    const shared = countCombosTogether([...new Set(asked.filter(ownsMatches).map((facet) => facetCombos(attributes, facet)))], allMatches);
-    for (const facet of asked) {
-      // A location facet keeps the other location filter at office level: city=ottawa counts provinces of Ottawa offices.
-      const office =
-        facet === "province" && filter.city ? { cityId: attributes.cities.find(filter.city) ?? -1 }
-        : facet === "city" && filter.province ? { provinceIndex: PROVINCE_CODES.indexOf(filter.province as ProvinceCode) }
-        : {};
-      facets[facet] = ownsMatches(facet)
-        ? countFacet(attributes, allMatches, facet, office, shared.get(facetCombos(attributes, facet)))
-        : countFacet(attributes, this.intersect(parts, filter.minRating, this.scratch.facet, FACET_EXCLUDES[facet]), facet, office);
-    }
-    return facets;
+    const shared = [...new Set(asked.filter(ownsMatches).map((facet) => facetCombos(attributes, facet)))];
+    return withComboCounts(shared, allMatches, (countsOf) => {
+      for (const facet of asked) {
+        // A location facet keeps the other location filter at office level: city=ottawa counts provinces of Ottawa offices.
+        const office =
+          facet === "province" && filter.city ? { cityId: attributes.cities.find(filter.city) ?? -1 }
+          : facet === "city" && filter.province ? { provinceIndex: PROVINCE_CODES.indexOf(filter.province as ProvinceCode) }
+          : {};
+        facets[facet] = ownsMatches(facet)
+          ? countFacet(attributes, allMatches, facet, office, countsOf(facetCombos(attributes, facet)))
+          : countFacet(attributes, this.intersect(parts, filter.minRating, this.scratch.facet, FACET_EXCLUDES[facet]), facet, office);
+      }
+      return facets;
+    });
   }
 
   /** Per-version broker attributes, loaded on first need (two queries). */

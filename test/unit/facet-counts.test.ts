@@ -3,7 +3,7 @@ import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
 import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
 import { countFacet, facetCombos } from "../../src/storage/facetCounts.ts";
 import { officePlaces } from "../../src/storage/officePlaces.ts";
-import { combosOf, countCombos, countCombosTogether } from "../../src/storage/rankCombos.ts";
+import { combosOf, countCombos, withComboCounts } from "../../src/storage/rankCombos.ts";
 import { seededRandom } from "../support/seededRandom.ts";
 
 test("facets counted in one walk over the matches equal each counted alone (several offices, some in one city)", () => {
@@ -41,11 +41,20 @@ test("facets counted in one walk over the matches equal each counted alone (seve
   for (const share of [0, 0.01, 0.3, 1]) {
     const matches = Int32Array.from(Array.from({ length: n }, (_, rank) => rank).filter(() => next() < share));
     for (const asked of [facets.slice(0, 2), facets.slice(1, 3), facets.slice(2), facets.slice()]) {
-      const shared = countCombosTogether([...new Set(asked.map((facet) => facetCombos(attributes, facet)))], matches);
-      for (const facet of asked) {
-        expect(Array.from(shared.get(facetCombos(attributes, facet))!)).toEqual(Array.from(countCombos(facetCombos(attributes, facet), matches)));
-        expect(countFacet(attributes, matches, facet, {}, shared.get(facetCombos(attributes, facet)))).toEqual(countFacet(attributes, matches, facet, {}));
-      }
+      const kinds = [...new Set(asked.map((facet) => facetCombos(attributes, facet)))];
+      withComboCounts(kinds, matches, (countsOf) => {
+        for (const facet of asked) {
+          const kind = facetCombos(attributes, facet);
+          expect(Array.from(countsOf(kind))).toEqual(Array.from(countCombos(kind, matches)));
+          // A count nested inside (the same kind, other matches) gets space of its own and leaves these alone.
+          const before = Array.from(countsOf(kind));
+          expect(countFacet(attributes, matches.subarray(0, 7), facet, {})).toEqual(countFacet(attributes, matches.subarray(0, 7), facet, {}, countCombos(kind, matches.subarray(0, 7))));
+          expect(Array.from(countsOf(kind))).toEqual(before);
+          expect(countFacet(attributes, matches, facet, {}, countsOf(kind))).toEqual(countFacet(attributes, matches, facet, {}));
+        }
+      });
+      // The space is zeroed after use: the next count starts from nothing.
+      withComboCounts(kinds, matches.subarray(0, 0), (countsOf) => kinds.forEach((kind) => expect(countsOf(kind).every((count) => count === 0)).toBe(true)));
     }
     if (share === 1) expect(countFacet(attributes, matches, "city", {})?.length).toBe(50);
   }
