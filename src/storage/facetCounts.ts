@@ -29,12 +29,15 @@ export function countFacet(
   office: OfficeConstraint,
   perCombo?: Int32Array,
 ): FacetCounts[BrokerFacet] {
-  if (perCombo === undefined) return withComboCounts([facetCombos(attributes, facet)], matches, (countsOf) => countFacet(attributes, matches, facet, office, countsOf(facetCombos(attributes, facet))));
+  if (perCombo === undefined) {
+    const kind = facetCombos(attributes, facet);
+    return withComboCounts([kind], matches, (countsOf) => countFacet(attributes, matches, facet, office, countsOf(kind)));
+  }
   if (facet === "province" || facet === "city") {
     return top(spreadPlaces(attributes, perCombo, facet, office), facet === "province" ? PROVINCE_CODES : attributes.cities.names);
   }
   const names = facet === "insuranceType" ? attributes.lines.names : attributes.languages.names;
-  return top(spreadCombos(facetCombos(attributes, facet), perCombo, names.length), names);
+  return top(spreadCombos(facetCombos(attributes, facet).lists, perCombo, names.length), names);
 }
 
 /** The combinations a facet's values are counted by: offices' places for province and city. */
@@ -52,7 +55,7 @@ export function facetCombos(attributes: BrokerAttributes, facet: BrokerFacet): R
 function spreadPlaces(attributes: BrokerAttributes, perCombo: Int32Array, facet: "province" | "city", office: OfficeConstraint): Int32Array {
   const size = facet === "province" ? PROVINCE_CODES.length : attributes.cities.names.length;
   if (office.provinceIndex === undefined && office.cityId === undefined) {
-    return spreadCombos({ comboOf: attributes.officeCombos.comboOf, lists: distinctPlaces(attributes.officeCombos)[facet] }, perCombo, size);
+    return spreadCombos(distinctPlaces(attributes.officeCombos)[facet], perCombo, size);
   }
   const { start, values: places } = attributes.officeCombos.lists;
   const counts = new Int32Array(size);

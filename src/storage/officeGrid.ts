@@ -12,9 +12,9 @@ const MAX_CELLS = 1 << 20;
 
 /**
  * Offices with coordinates, copied in grid order: by cell, row by row (latitude), each row west
- * to east, and within a cell in slot order. The cells of one row that a box overlaps are then one
- * contiguous span, so a near search reads a few runs of adjacent memory instead of looking cells
- * up one by one. Each office is kept as a unit vector (x, y, z) with its rank: the search's
+ * to east, and within a cell in slot order. The cells of one row that a search's circle reaches
+ * are then one contiguous span, so a near search reads a few runs of adjacent memory instead of
+ * looking cells up one by one. Each office is kept as a unit vector (x, y, z) with its rank: the search's
  * distance test is a squared chord, no trigonometry per office (see nearSet).
  */
 export class OfficeGrid {

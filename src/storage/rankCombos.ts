@@ -33,13 +33,6 @@ export function combosOf(lists: RankLists): RankCombos {
   return { comboOf, lists: flattenLists(contents) };
 }
 
-/** How many of `matches` have each combination, in an array of its own (withComboCounts reuses one). */
-export function countCombos(combos: RankCombos, matches: Int32Array): Int32Array {
-  const counts = new Int32Array(combos.lists.start.length - 1);
-  countInto(combos.comboOf, matches, counts);
-  return counts;
-}
-
 /** Counting space per kind of combinations, reused by every count (see withComboCounts). */
 const countSpace = new WeakMap<RankCombos, { counts: Int32Array; busy: boolean }>();
 
@@ -94,10 +87,10 @@ function countTogether(matches: Int32Array, comboA: Int32Array, countsA: Int32Ar
   }
 }
 
-/** Counts per value (`size` values) from counts per combination: each value of a combination gets its count. */
-export function spreadCombos(combos: RankCombos, perCombo: Int32Array, size: number): Int32Array {
+/** Counts per value (`size` values) from counts per combination: each value in a combination's list gets its count. */
+export function spreadCombos(lists: RankLists, perCombo: Int32Array, size: number): Int32Array {
   const counts = new Int32Array(size);
-  const { start, values } = combos.lists;
+  const { start, values } = lists;
   for (let combo = 0; combo < perCombo.length; combo++) {
     const count = perCombo[combo]!;
     if (count === 0) continue;

@@ -44,7 +44,7 @@ export function orderRanks(
   }
   const measureSet = sort === "distance" ? context.near : context.text;
   if (!measureSet?.values) return matches.subarray(0, Math.min(end, matches.length));
-  return byMeasure(matches, measureSet as Required<Pick<RankSet, "ranks" | "values">>, sort === "distance" ? DISTANCE : RELEVANCE, end, keys);
+  return byMeasure(matches, measureSet.ranks, measureSet.values, sort === "distance" ? DISTANCE : RELEVANCE, end, keys);
 }
 
 /**
@@ -67,17 +67,17 @@ const RELEVANCE: Measure = { of: (bm25) => Math.round((Math.max(-1000, bm25) + 1
  * the matches whose value is within that value's measure can be among the first `end`, and
  * only theirs are keyed and sorted. The result is the prefix a full sort of every key gives.
  */
-function byMeasure(matches: Int32Array, set: Required<Pick<RankSet, "ranks" | "values">>, measure: Measure, end: number, keys: Float64Array): Int32Array {
+function byMeasure(matches: Int32Array, ranks: Int32Array, setValues: Float64Array, measure: Measure, end: number, keys: Float64Array): Int32Array {
   // The set's value for each match, aligned: the set's own values when the matches are its
   // ranks (as many as its members: matches are a subset), else one walk (both ascending).
-  let values = set.values;
-  if (matches.length !== set.ranks.length) {
+  let values = setValues;
+  if (matches.length !== ranks.length) {
     values = keys;
     let j = 0;
     for (let i = 0; i < matches.length; i++) {
       const rank = matches[i]!;
-      while (j < set.ranks.length && set.ranks[j]! < rank) j++;
-      values[i] = set.ranks[j] === rank ? set.values[j]! : 0;
+      while (j < ranks.length && ranks[j]! < rank) j++;
+      values[i] = ranks[j] === rank ? setValues[j]! : 0;
     }
   }
   const bound = measure.valueBound(measure.of(countthSmallest(values.subarray(0, matches.length), end)));

@@ -3,8 +3,15 @@ import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
 import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
 import { countFacet, facetCombos } from "../../src/storage/facetCounts.ts";
 import { officePlaces } from "../../src/storage/officePlaces.ts";
-import { combosOf, countCombos, withComboCounts } from "../../src/storage/rankCombos.ts";
+import { combosOf, withComboCounts, type RankCombos } from "../../src/storage/rankCombos.ts";
 import { seededRandom } from "../support/seededRandom.ts";
+
+/** Matches per combination, counted one match at a time into a fresh array: the reference. */
+function countCombos(kind: RankCombos, matches: Int32Array): Int32Array {
+  const counts = new Int32Array(kind.lists.start.length - 1);
+  for (const rank of matches) counts[kind.comboOf[rank]!]! += 1;
+  return counts;
+}
 
 test("facets counted in one walk over the matches equal each counted alone (several offices, some in one city)", () => {
   const next = seededRandom(3);
