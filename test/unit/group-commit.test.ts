@@ -69,6 +69,36 @@ test("a write that fails is rolled back alone (none of its statements stay) and 
   expect(labelsSeenElsewhere()).toEqual(["taken", "a", "b"]);
 });
 
+test("a batch that succeeds runs each write once; one that fails is replayed, and each write's rows are stored once", async () => {
+  const runs = new Map<string, number>();
+  const counted = (id: number, label: string) => () => {
+    runs.set(label, (runs.get(label) ?? 0) + 1);
+    insert(id, label)();
+  };
+  await Promise.all([writes.write(counted(1, "a")), writes.write(counted(2, "b"))]);
+  expect(Object.fromEntries(runs)).toEqual({ a: 1, b: 1 });
+
+  runs.clear();
+  const before = writes.write(counted(3, "c"));
+  const bad = writes.write(insert(4, "a")); // UNIQUE fails: the batch is rolled back and replayed
+  const after = writes.write(counted(5, "d"));
+  await expect(bad).rejects.toMatchObject({ code: "SQLITE_CONSTRAINT_UNIQUE" });
+  await Promise.all([before, after]);
+  // "c" ran before the failure, was rolled back with the batch and ran again; "d" never ran in the first try.
+  expect(Object.fromEntries(runs)).toEqual({ c: 2, d: 1 });
+  expect(labelsSeenElsewhere()).toEqual(["a", "b", "c", "d"]);
+});
+
+test("a write alone in its batch that fails gets its own error, and leaves nothing", async () => {
+  const bad = writes.write(() => {
+    client.run("INSERT INTO t (id, label) VALUES (1, 'half')");
+    client.run("INSERT INTO t (id, label) VALUES (1, 'again')"); // PRIMARY KEY fails
+  });
+  await expect(bad).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
+  expect(client.inTransaction).toBe(false);
+  expect(labelsSeenElsewhere()).toEqual([]);
+});
+
 test("a fault that ends the transaction (read-only) fails every write of the batch with it, and nothing is stored", async () => {
   client.exec("PRAGMA query_only = ON");
   const results = await Promise.allSettled([writes.write(insert(1, "a")), writes.write(insert(2, "b"))]);
