@@ -10,6 +10,7 @@ import keysVersion from "./migrations/0007_keys_version.sql" with { type: "text"
 import reviewsClusteredByBroker from "./migrations/0008_reviews_clustered_by_broker.sql" with { type: "text" };
 import directoryChanges from "./migrations/0009_directory_changes.sql" with { type: "text" };
 import versionOnVerifiedAndTeamSize from "./migrations/0010_version_on_verified_and_team_size.sql" with { type: "text" };
+import offersInQuotes from "./migrations/0011_offers_in_quotes.sql" with { type: "text" };
 
 /**
  * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0008_reviews_clustered_by_broker", sql: reviewsClusteredByBroker },
   { tag: "0009_directory_changes", sql: directoryChanges },
   { tag: "0010_version_on_verified_and_team_size", sql: versionOnVerifiedAndTeamSize },
+  { tag: "0011_offers_in_quotes", sql: offersInQuotes },
 ];
 
 export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

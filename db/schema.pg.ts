@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import type { RatedOffer } from "../src/domain/rating/ratingEngine.ts";
 
 /**
  * The same tables as db/schema.ts, for PostgreSQL (DATABASE_URL): the same table and column
@@ -148,23 +149,10 @@ export const quotes = pgTable(
     source: text("source").notNull(),
     createdAt: millis("created_at").notNull(),
     expiresAt: millis("expires_at").notNull(),
+    /** Its priced offers, cheapest first: written once with the quote and always read with it (one row, not one per offer). */
+    offers: jsonb("offers").$type<RatedOffer[]>().notNull().default(sql`'[]'::jsonb`),
   },
   (t) => [index("quotes_workspace_created").on(t.workspaceId, t.createdAt), index("quotes_expires").on(t.expiresAt)],
-);
-
-export const quoteOffers = pgTable(
-  "quote_offers",
-  {
-    quoteId: text("quote_id").notNull().references(() => quotes.id, { onDelete: "cascade" }),
-    position: integer("position").notNull(),
-    carrierSlug: text("carrier_slug").notNull(),
-    carrierName: text("carrier_name").notNull(),
-    annualCents: integer("annual_cents").notNull(),
-    monthlyCents: integer("monthly_cents").notNull(),
-    coverage: text("coverage").notNull(),
-    deductible: integer("deductible").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.quoteId, t.position] })],
 );
 
 export const leads = pgTable(

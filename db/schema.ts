@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { RatedOffer } from "../src/domain/rating/ratingEngine.ts";
 
 /**
  * The directory's tables. Times are integer milliseconds since the epoch (UTC), so that
@@ -175,7 +176,7 @@ export const carriers = sqliteTable("carriers", {
   provinces: text("provinces", { mode: "json" }).$type<string[]>().notNull(),
 });
 
-/** A quote request of a workspace; its priced offers are in `quote_offers`. */
+/** A quote request of a workspace and its priced offers. */
 export const quotes = sqliteTable(
   "quotes",
   {
@@ -191,26 +192,11 @@ export const quotes = sqliteTable(
     source: text("source").notNull(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
+    /** Its priced offers, cheapest first: written once with the quote and always read with it (one row, not one per offer). */
+    offers: text("offers", { mode: "json" }).$type<RatedOffer[]>().notNull().default(sql`'[]'`),
   },
   // quotes_expires: the purge walks expired quotes oldest first without scanning the table.
   (t) => [index("quotes_workspace_created").on(t.workspaceId, t.createdAt), index("quotes_expires").on(t.expiresAt)],
-);
-
-/** One carrier's price for a quote. Money in integer cents; carrier name kept as quoted. */
-export const quoteOffers = sqliteTable(
-  "quote_offers",
-  {
-    quoteId: text("quote_id").notNull().references(() => quotes.id, { onDelete: "cascade" }),
-    /** 0-based rank, cheapest first. */
-    position: integer("position").notNull(),
-    carrierSlug: text("carrier_slug").notNull(),
-    carrierName: text("carrier_name").notNull(),
-    annualCents: integer("annual_cents").notNull(),
-    monthlyCents: integer("monthly_cents").notNull(),
-    coverage: text("coverage").notNull(),
-    deductible: integer("deductible").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.quoteId, t.position] })],
 );
 
 /** The workspace CRM: people who asked to be contacted. Personal data: never logged. */

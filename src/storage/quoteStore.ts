@@ -1,6 +1,5 @@
-import type { Statement } from "bun:sqlite";
-import { and, asc, eq, sql } from "drizzle-orm";
-import { quoteOffers, quotes } from "../../db/schema.ts";
+import { and, eq, sql } from "drizzle-orm";
+import { quotes } from "../../db/schema.ts";
 import type { QuoteLine } from "../domain/quotes/details.ts";
 import type { ProvinceCode } from "../domain/provinces.ts";
 import type { RatedOffer } from "../domain/rating/ratingEngine.ts";
@@ -22,13 +21,10 @@ export interface StoredQuote {
   offers: RatedOffer[];
 }
 
-/** Quote requests and their offers, always read within one workspace. */
+/** Quote requests and their offers (one row each: see db/schema.ts), always read within one workspace. */
 export class QuoteStore {
   private readonly byId;
-  private readonly offersOf;
   private readonly insertQuote;
-  private readonly insertOffers;
-  private readonly offerStatements = new Map<number, Statement<never, (string | number)[]>>();
   private readonly writes: GroupCommit;
 
   constructor(private readonly db: DirectoryDb) {
@@ -37,62 +33,37 @@ export class QuoteStore {
       .from(quotes)
       .where(and(eq(quotes.id, sql.placeholder("id")), eq(quotes.workspaceId, sql.placeholder("workspaceId"))))
       .prepare();
-    this.offersOf = db
-      .select()
-      .from(quoteOffers)
-      .where(eq(quoteOffers.quoteId, sql.placeholder("quoteId")))
-      .orderBy(asc(quoteOffers.position))
-      .prepare();
-    // Plain prepared statements: drizzle's placeholder filling cost more than the inserts.
-    const client = db.$client;
-    this.insertQuote = client.prepare<never, [string, string, string, string, string, string, string, string, number, number]>(
-      `INSERT INTO quotes (id, workspace_id, insurance_type, line, province, postal_code, details, source, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    // A plain prepared statement: drizzle's placeholder filling cost more than the insert.
+    this.insertQuote = db.$client.prepare<never, [string, string, string, string, string, string, string, string, number, number, string]>(
+      `INSERT INTO quotes (id, workspace_id, insurance_type, line, province, postal_code, details, source, created_at, expires_at, offers)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    // All of a quote's offers in one statement; one statement per offer count (3 to 8), made on first use.
-    this.insertOffers = (count: number) => {
-      let statement = this.offerStatements.get(count);
-      if (!statement) {
-        const rows = Array.from({ length: count }, () => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ");
-        statement = client.prepare<never, (string | number)[]>(
-          `INSERT INTO quote_offers (quote_id, position, carrier_slug, carrier_name, annual_cents, monthly_cents, coverage, deductible) VALUES ${rows}`,
-        );
-        this.offerStatements.set(count, statement);
-      }
-      return statement;
-    };
-    this.writes = new GroupCommit(client);
+    this.writes = new GroupCommit(db.$client);
   }
 
   /**
-   * Stores the quote and its offers atomically. Resolves once they are committed (group
-   * commit: see GroupCommit), and rejects, with the database's error, if they were not.
+   * Stores the quote and its offers. Resolves once committed (group commit: see GroupCommit),
+   * and rejects, with the database's error, if it was not.
    */
   insert(quote: StoredQuote): Promise<void> {
     return this.writes.write(() => {
       this.insertQuote.run(
         quote.id, quote.workspaceId, quote.insuranceType, quote.line, quote.province, quote.postalCode,
-        // As drizzle's JSON column mode writes it.
-        JSON.stringify(quote.details), quote.source, quote.createdAt, quote.expiresAt,
+        // As drizzle's JSON column mode writes them.
+        JSON.stringify(quote.details), quote.source, quote.createdAt, quote.expiresAt, JSON.stringify(quote.offers.map(offerColumns)),
       );
-      if (quote.offers.length === 0) return;
-      const values: (string | number)[] = [];
-      quote.offers.forEach((o, position) => {
-        values.push(quote.id, position, o.carrierSlug, o.carrierName, o.annualCents, o.monthlyCents, o.coverage, o.deductible);
-      });
-      this.insertOffers(quote.offers.length).run(...values);
     });
   }
 
   /** The workspace's quote with that id; undefined for an unknown id or another workspace's. */
   find(id: string, workspaceId: string): StoredQuote | undefined {
     const row = this.byId.get({ id, workspaceId });
-    return row && storedQuote(row, this.offersOf.all({ quoteId: id }));
+    return row && storedQuote(row);
   }
 }
 
-/** A quote as stored in either dialect (the same row types), its offers cheapest first. */
-export function storedQuote(row: typeof quotes.$inferSelect, offers: readonly (typeof quoteOffers.$inferSelect)[]): StoredQuote {
+/** A quote as stored in either dialect (the same row type), its offers cheapest first. */
+export function storedQuote(row: typeof quotes.$inferSelect): StoredQuote {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -104,13 +75,25 @@ export function storedQuote(row: typeof quotes.$inferSelect, offers: readonly (t
     source: row.source,
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
-    offers: offers.map((o) => ({
-      carrierSlug: o.carrierSlug,
-      carrierName: o.carrierName,
-      annualCents: o.annualCents,
-      monthlyCents: o.monthlyCents,
-      coverage: o.coverage,
-      deductible: o.deductible,
-    })),
+    offers: row.offers.map(offerColumns),
+  };
+}
+
+/**
+ * An offer's stored fields, named once: what is written is exactly what is read back. Money and
+ * the deductible must be whole numbers (JSON would silently store NaN as null, where the old
+ * integer columns refused it): anything else is a bug upstream, refused before it is stored.
+ */
+export function offerColumns(o: RatedOffer): RatedOffer {
+  if (![o.annualCents, o.monthlyCents, o.deductible].every(Number.isSafeInteger)) {
+    throw new RangeError(`offer of ${o.carrierSlug}: cents and deductible must be whole numbers`);
+  }
+  return {
+    carrierSlug: o.carrierSlug,
+    carrierName: o.carrierName,
+    annualCents: o.annualCents,
+    monthlyCents: o.monthlyCents,
+    coverage: o.coverage,
+    deductible: o.deductible,
   };
 }

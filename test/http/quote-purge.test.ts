@@ -39,7 +39,8 @@ test("quotes past expiry plus the grace are purged with their offers; quotes a l
   expect(await quoteStatus(orphan)).toBe(404);
   expect(await quoteStatus(referenced)).toBe(200);
   expect(await quoteStatus(fresh)).toBe(200);
-  expect(await server.rows(`SELECT 1 FROM quote_offers WHERE quote_id = '${orphan}'`)).toEqual([]);
+  // Its offers are in its row: gone with it.
+  expect(await server.rows(`SELECT 1 FROM quotes WHERE id = '${orphan}'`)).toEqual([]);
   const leads = (await (await server.request("/api/v1/leads", { key })).json()) as { data: { quoteId: string | null }[] };
   expect(leads.data.map((l) => l.quoteId)).toContain(referenced);
   // PostgreSQL enforces foreign keys on every write; SQLite is asked to check.

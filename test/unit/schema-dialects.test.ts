@@ -29,7 +29,6 @@ const sameRows = {
   directoryChanges: true satisfies Equal<Row<typeof sqlite.directoryChanges>, Row<typeof pg.directoryChanges>>,
   carriers: true satisfies Equal<Row<typeof sqlite.carriers>, Row<typeof pg.carriers>>,
   quotes: true satisfies Equal<Row<typeof sqlite.quotes>, Row<typeof pg.quotes>>,
-  quoteOffers: true satisfies Equal<Row<typeof sqlite.quoteOffers>, Row<typeof pg.quoteOffers>>,
   leads: true satisfies Equal<Row<typeof sqlite.leads>, Omit<Row<typeof pg.leads>, "seq">>,
   leadEvents: true satisfies Equal<Row<typeof sqlite.leadEvents>, Row<typeof pg.leadEvents>>,
   consoleLinks: true satisfies Equal<Row<typeof sqlite.consoleLinks>, Row<typeof pg.consoleLinks>>,

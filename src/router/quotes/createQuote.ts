@@ -76,8 +76,8 @@ export const createQuote = scopedProcedure("quotes:write")
 
     const quote = {
       // A UUIDv7 (creation millisecond, then 74 random bits), in the same qt_ + 32 hex form:
-      // new quotes sort after older ones, so their rows and offers are appended to the ends of
-      // the quotes and quote_offers keys instead of landing on a random page of each (a random
+      // new quotes sort after older ones, so their rows are appended to the ends of
+      // the quotes table and its keys instead of landing on a random page of each (a random
       // id cost three times the log writes per commit). Quotes are read within their workspace
       // only; the time it reveals is the quote's createdAt, which its reader sees anyway.
       id: `qt_${Bun.randomUUIDv7("hex", nowMs).replaceAll("-", "")}`,
