@@ -16,23 +16,17 @@ import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
 let server: TestServer;
-let partner: PartnerSite;
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
   server = await startTestServer();
-  const pages: Parameters<typeof startPartnerSite>[1] = {};
-  partner = startPartnerSite(server.url, pages);
-  const embedKey = await server.createKey({ workspace: "acme", origins: [partner.origin], scopes: ["brokers:read", "quotes:write", "leads:write"] });
-  pages["/quote"] = { widgets: [{ type: "quote", key: embedKey, attributes: { province: "ON" } }] };
   browser = await launchChromium();
 }, 60_000);
 
 // Closing Chromium, then the server (over PostgreSQL: dropping its database) took over 5 s once on a loaded CI host.
 afterAll(async () => {
   await browser?.close();
-  await partner?.stop();
   await server?.close();
 }, 30_000);
 
@@ -57,8 +51,30 @@ async function consoleLink(): Promise<string> {
   return (JSON.parse(result.stdout) as { url: string }).url;
 }
 
+/**
+ * A partner's page with the quote widget, on its own origin, with an embed key of the workspace
+ * allowed there: one per journey, so each test stands alone. (A partner site shared by both
+ * journeys refused the second journey's connection twice in CI, after serving the first.)
+ */
+async function startQuotePartner(): Promise<PartnerSite> {
+  const pages: Parameters<typeof startPartnerSite>[1] = {};
+  const partner = startPartnerSite(server.url, pages);
+  const embedKey = await server.createKey({ workspace: "acme", origins: [partner.origin], scopes: ["brokers:read", "quotes:write", "leads:write"] });
+  pages["/quote"] = { widgets: [{ type: "quote", key: embedKey, attributes: { province: "ON" } }] };
+  return partner;
+}
+
 /** A visitor asks for quotes in the partner page's widget and leaves their details. */
 async function leadThroughWidget(context: BrowserContext, name: string, email: string): Promise<void> {
+  const partner = await startQuotePartner();
+  try {
+    await visitPartner(context, partner, name, email);
+  } finally {
+    await partner.stop();
+  }
+}
+
+async function visitPartner(context: BrowserContext, partner: PartnerSite, name: string, email: string): Promise<void> {
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   await page.goto(`${partner.origin}/quote`);
