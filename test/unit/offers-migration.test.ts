@@ -8,6 +8,7 @@ import { MIGRATIONS } from "../../db/migrations.ts";
 import { openDatabase } from "../../src/storage/database.ts";
 import { migrate } from "../../src/storage/migrate.ts";
 import { QuoteStore } from "../../src/storage/quoteStore.ts";
+import { applyMigrationsBefore } from "../support/oldDatabase.ts";
 
 const OFFERS_IN_QUOTES = "0011_offers_in_quotes";
 
@@ -15,11 +16,7 @@ test("quotes stored before 0011 keep every offer, cheapest first; a quote withou
   const db = openDatabase(":memory:");
   const client = db.$client;
   // The schema as the previous version left it.
-  client.exec("CREATE TABLE schema_migrations (tag TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)");
-  for (const migration of MIGRATIONS.slice(0, MIGRATIONS.findIndex((m) => m.tag === OFFERS_IN_QUOTES))) {
-    for (const statement of migration.sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean)) client.run(statement);
-    client.run("INSERT INTO schema_migrations (tag, applied_at) VALUES (?, 0)", [migration.tag]);
-  }
+  applyMigrationsBefore(client, OFFERS_IN_QUOTES);
   client.run("INSERT INTO workspaces (id, name, created_at) VALUES ('ws', 'Workspace', 0)");
   const insertQuote = (id: string) =>
     client.run(
