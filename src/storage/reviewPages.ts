@@ -33,6 +33,11 @@ type PageParams = number[];
  * Pages of a broker's published reviews, read with plain prepared statements (one per order,
  * with or without the star filter: eight at most) whose rows come back already named as the
  * mapping wants them.
+ *
+ * LIMIT and OFFSET are bound as `?2 + 0` and `?3 + 0`, not bare parameters. SQLite (3.53, in Bun) reads
+ * a bare LIMIT parameter's value when it plans, so it re-prepares the statement each time the
+ * value is bound again, which is on every call. That cost 6–7 µs of a 13 µs page read.
+ * An expression is not read at plan time, so the prepared plan is kept (bench/README).
  */
 export class ReviewPages {
   private readonly statements = new Map<string, Statement<ReviewRow, PageParams>>();
@@ -69,7 +74,7 @@ export class ReviewPages {
            FROM reviews
           WHERE broker_id = ?1 AND published = 1${rated ? " AND rating = ?4" : ""}
           ORDER BY ${ORDER_BY[sort]}
-          LIMIT ?2 OFFSET ?3`,
+          LIMIT ?2 + 0 OFFSET ?3 + 0`,
       );
       this.statements.set(key, statement);
     }
