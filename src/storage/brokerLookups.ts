@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { brokerLocations, brokers } from "../../db/schema.ts";
+import { ReadSnapshot } from "./readSnapshot.ts";
 
 type BrokerRow = typeof brokers.$inferSelect;
 
@@ -44,8 +45,10 @@ export class BrokerLookups {
   private readonly detailBySlug;
   private readonly locations;
   private readonly refById;
+  private readonly snapshot;
 
   constructor(client: Database) {
+    this.snapshot = new ReadSnapshot(client);
     this.detailBySlug = client.prepare<RawDetail, [string]>(
       `SELECT id, name, slug, description, province, city, average_rating AS averageRating, review_count AS reviewCount,
               is_verified AS isVerified, email, phone, website, founding_year AS foundingYear, team_size AS teamSize,
@@ -65,10 +68,14 @@ export class BrokerLookups {
     );
   }
 
-  /** The published broker with this slug and its offices (primary first), or undefined. */
+  /** The published broker with this slug and its offices (primary first), or undefined; both from one snapshot. */
   detail(slug: string): { row: DetailRow; locations: LocationRow[] } | undefined {
-    const raw = this.detailBySlug.get(slug);
-    if (!raw) return undefined;
+    const read = this.snapshot.run(() => {
+      const raw = this.detailBySlug.get(slug);
+      return raw && { raw, locations: this.locations.all(raw.id) };
+    });
+    if (!read) return undefined;
+    const { raw } = read;
     const row: DetailRow = {
       ...raw,
       isVerified: raw.isVerified === 1,
@@ -76,7 +83,7 @@ export class BrokerLookups {
       specialties: JSON.parse(raw.specialties) as string[],
       languages: JSON.parse(raw.languages) as string[],
     };
-    const locations = this.locations.all(raw.id).map((l): LocationRow => ({ ...l, isPrimary: l.isPrimary === 1 }));
+    const locations = read.locations.map((l): LocationRow => ({ ...l, isPrimary: l.isPrimary === 1 }));
     return { row, locations };
   }
 
