@@ -6,6 +6,7 @@ import { officePlaces } from "./officePlaces.ts";
 import { combosOf, type RankCombos } from "./rankCombos.ts";
 import { flattenLists, type RankLists } from "./rankLists.ts";
 import type { DirectoryDb } from "./database.ts";
+import type { RefRow } from "./brokerLookups.ts";
 
 /** Values of one kind (cities, lines, languages…) numbered in first-seen order, with a display name each. */
 class Vocabulary {
@@ -42,6 +43,8 @@ class Vocabulary {
 export class BrokerAttributes {
   readonly averageRating: Float64Array;
   readonly reviewCount: Int32Array;
+  /** Published reviews per star: rank r's one- to five-star counts are slots 5r … 5r + 4 (what a reviews page's total reads). */
+  readonly starCounts: Int32Array;
   readonly verified: Uint8Array;
   /** Offices of rank r are the slots officeStart[r] … officeStart[r + 1]) of the office arrays. */
   readonly officeStart: Int32Array;
@@ -72,6 +75,7 @@ export class BrokerAttributes {
     const rankOf = (id: number) => (id < rankOfId.length ? rankOfId[id]! : -1);
     this.averageRating = new Float64Array(n);
     this.reviewCount = new Int32Array(n);
+    this.starCounts = new Int32Array(5 * n);
     this.verified = new Uint8Array(n);
     const lineLists: Int32Array[] = new Array(n).fill(EMPTY);
     const languageLists: Int32Array[] = new Array(n).fill(EMPTY);
@@ -85,10 +89,11 @@ export class BrokerAttributes {
     // each broker in rank order, so values are numbered, and named, where alphabetically first seen.
     const rows = db.$client
       .query(
-        "SELECT id, average_rating, review_count, is_verified, insurance_lines, languages, specialties, name, slug, description, province, city " +
+        "SELECT id, average_rating, review_count, is_verified, insurance_lines, languages, specialties, name, slug, description, province, city, " +
+          "rating_1, rating_2, rating_3, rating_4, rating_5 " +
           "FROM brokers NOT INDEXED WHERE published = 1",
       )
-      .values() as [number, number | null, number, number, string, string, string, string, string, string, string, string][];
+      .values() as [number, number | null, number, number, string, string, string, string, string, string, string, string, number, number, number, number, number][];
     this.list = new ListColumns(n);
     const rowOfRank = new Int32Array(n).fill(-1);
     for (let i = 0; i < rows.length; i++) {
@@ -97,10 +102,9 @@ export class BrokerAttributes {
     }
     for (let rank = 0; rank < n; rank++) {
       if (rowOfRank[rank]! < 0) continue;
-      const [, averageRating, reviewCount, isVerified, lines, languages, specialties, name, slug, description, province, city] = rows[rowOfRank[rank]!]!;
+      const [, averageRating, reviewCount, isVerified, lines, languages, specialties, name, slug, description, province, city, ...stars] = rows[rowOfRank[rank]!]!;
       this.list.set(rank, name, slug, description, province, city);
-      this.averageRating[rank] = averageRating ?? 0;
-      this.reviewCount[rank] = reviewCount;
+      this.setRatings(rank, averageRating, reviewCount, stars);
       this.verified[rank] = isVerified ? 1 : 0;
       lineLists[rank] = lineIds(lines);
       languageLists[rank] = languageIds(languages);
@@ -154,6 +158,21 @@ export class BrokerAttributes {
     this.grid = new OfficeGrid(this.officeLat, this.officeLng, this.officeRank);
   }
 
+  /** A broker's ratings as the brokers row has them (its triggers keep them): at load, and for each review written since. */
+  setRatings(rank: number, averageRating: number | null, reviewCount: number, stars: readonly number[]): void {
+    this.averageRating[rank] = averageRating ?? 0;
+    this.reviewCount[rank] = reviewCount;
+    this.starCounts.set(stars, 5 * rank);
+  }
+
+  /** What a lookup by id needs of the published broker of this rank (see BrokerStore.findById). */
+  ref(rank: number, id: number): RefRow {
+    const s = this.starCounts;
+    const at = 5 * rank;
+    const { name, slug } = this.list.nameAndSlug(rank);
+    return { id, slug, name, reviewCount: this.reviewCount[rank]!, r1: s[at]!, r2: s[at + 1]!, r3: s[at + 2]!, r4: s[at + 3]!, r5: s[at + 4]! };
+  }
+
   private near: NearScratch | undefined;
   /** nearSet's scratch space, one slot (or bit) per rank: `best` all +Infinity and `touchedBits` all 0 (it resets what it writes), the others any. */
   nearScratch(): NearScratch {
@@ -184,7 +203,7 @@ export class BrokerAttributes {
 
   /** Approximate bytes held (for cache accounting). */
   bytes(): number {
-    const arrays = [this.averageRating, this.reviewCount, this.verified, this.officeLat, this.officeLng, this.officeProvince, this.officeCity,
+    const arrays = [this.averageRating, this.reviewCount, this.starCounts, this.verified, this.officeLat, this.officeLng, this.officeProvince, this.officeCity,
       this.officeStart, this.linesOf.start, this.linesOf.values, this.languagesOf.start, this.languagesOf.values,
       this.specialtiesOf.start, this.specialtiesOf.values,
       ...[this.lineCombos, this.languageCombos, this.officeCombos].flatMap((combos) => [combos.comboOf, combos.lists.start, combos.lists.values])];

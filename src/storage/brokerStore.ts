@@ -11,7 +11,7 @@ import { roundKm, type LatLng } from "../domain/geo/distance.ts";
 import type { ReviewSort } from "../schemas/reviewParams.ts";
 import { DEFAULT_RADIUS_KM, type BrokerFacet, type BrokerSort, type FacetCounts } from "../schemas/discovery.ts";
 import { DirectoryVersion } from "./directoryVersion.ts";
-import { BrokerLookups, type DetailRow, type LocationRow } from "./brokerLookups.ts";
+import { BrokerLookups, type DetailRow, type LocationRow, type RefRow } from "./brokerLookups.ts";
 import { ReviewPages } from "./reviewPages.ts";
 import { VersionedCache } from "./versionedCache.ts";
 import { searchAnswerBytes } from "./searchAnswerBytes.ts";
@@ -223,12 +223,19 @@ export class BrokerStore {
     }
   }
 
-  /** The published broker with this id (as the API writes it), or undefined for any other text. */
+  /**
+   * The published broker with this id (as the API writes it), or undefined for any other text.
+   * Read from the search index when it holds this version (a reviews page for any of 100,000
+   * brokers then costs no query for the broker), else from the database.
+   */
   findById(id: string): PublishedBroker | undefined {
     if (!BROKER_ID_FORMAT.test(id)) return undefined;
+    const rowId = Number(id);
+    const inMemory = this.index.publishedRef(rowId, this.version());
+    if (inMemory) return inMemory.ref && toPublishedBroker(inMemory.ref);
     return this.cached(`id|${id}`, () => {
-      const row = this.lookups.ref(Number(id));
-      return row && { rowId: row.id, slug: row.slug, name: row.name, reviewCount: row.reviewCount, starCounts: [row.r1, row.r2, row.r3, row.r4, row.r5] as const };
+      const row = this.lookups.ref(rowId);
+      return row && toPublishedBroker(row);
     });
   }
 
@@ -315,6 +322,10 @@ function toBrokerDetail(row: DetailRow, locations: readonly LocationRow[]): Brok
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
+}
+
+function toPublishedBroker(row: RefRow): PublishedBroker {
+  return { rowId: row.id, slug: row.slug, name: row.name, reviewCount: row.reviewCount, starCounts: [row.r1, row.r2, row.r3, row.r4, row.r5] };
 }
 
 /** A stored band outside the known labels (a hand-edited row) reads as the smallest. */

@@ -45,6 +45,10 @@ export class ListColumns {
     };
   }
 
+  nameAndSlug(rank: number): { name: string; slug: string } {
+    return { name: this.names[rank]!, slug: this.slugs[rank]! };
+  }
+
   private shared(text: string): string {
     const kept = this.places.get(text);
     if (kept !== undefined) return kept;

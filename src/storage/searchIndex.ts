@@ -5,6 +5,7 @@ import { PROVINCE_CODES, type ProvinceCode } from "../domain/provinces.ts";
 import type { BrokerListItem } from "../schemas/broker.ts";
 import type { BrokerFacet, BrokerSort, FacetCounts } from "../schemas/discovery.ts";
 import { BrokerAttributes } from "./brokerAttributes.ts";
+import type { RefRow } from "./brokerLookups.ts";
 import type { DirectoryDb } from "./database.ts";
 import { countFacet, facetCombos } from "./facetCounts.ts";
 import { withComboCounts } from "./rankCombos.ts";
@@ -116,7 +117,16 @@ export class SearchIndex {
       .where(eq(brokerLines.lineKey, sql.placeholder("line")))
       .prepare();
     this.ratingsOf = db
-      .select({ id: brokers.id, averageRating: brokers.averageRating, reviewCount: brokers.reviewCount })
+      .select({
+        id: brokers.id,
+        averageRating: brokers.averageRating,
+        reviewCount: brokers.reviewCount,
+        r1: brokers.rating1,
+        r2: brokers.rating2,
+        r3: brokers.rating3,
+        r4: brokers.rating4,
+        r5: brokers.rating5,
+      })
       .from(brokers)
       .where(inArray(brokers.id, sql`(SELECT value FROM json_each(${sql.placeholder("ids")}))`))
       .prepare();
@@ -163,6 +173,18 @@ export class SearchIndex {
     if (near) result.distances = Array.from(page, (rank) => kmOfChord2(valueAt(near, rank) ?? 0));
     if (filter.facets?.length) result.facets = this.facets(filter, parts, matches);
     return result;
+  }
+
+  /**
+   * The lookup facts of a broker by id, from memory: `{ ref }` (undefined when it is not
+   * published) if the index is at `version` with its attributes loaded, else undefined (ask the
+   * database). It never brings the index up to date itself: a lookup must not pay for a rebuild.
+   */
+  publishedRef(id: number, version: number): { ref: RefRow | undefined } | undefined {
+    const attributes = this.attributesOfVersion;
+    if (version !== this.version || !attributes) return undefined;
+    const rank = this.rankOf(id);
+    return { ref: rank < 0 ? undefined : attributes.ref(rank, id) };
   }
 
   private partsOf(filter: IndexFilter): Map<Part, RankSet> {
@@ -278,11 +300,11 @@ export class SearchIndex {
     const attributes = this.attributesOfVersion;
     if (!attributes) return;
     const changed: number[] = [];
-    for (const [id, averageRating, reviewCount] of this.ratingsOf.values({ ids: JSON.stringify(brokerIds) }) as [number, number | null, number][]) {
+    const rows = this.ratingsOf.values({ ids: JSON.stringify(brokerIds) }) as [number, number | null, number, number, number, number, number, number][];
+    for (const [id, averageRating, reviewCount, ...stars] of rows) {
       const rank = this.rankOf(id);
       if (rank < 0) continue;
-      attributes.averageRating[rank] = averageRating ?? 0;
-      attributes.reviewCount[rank] = reviewCount;
+      attributes.setRatings(rank, averageRating, reviewCount, stars);
       changed.push(rank);
     }
     for (const [sort, order] of this.orders) this.orders.set(sort, reorder(order, attributes, sort, changed));
