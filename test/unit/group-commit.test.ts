@@ -3,33 +3,22 @@
  * one transaction, each is acknowledged only once committed, a write that fails is rolled back
  * alone and fails only its own caller, and a fault that ends the transaction fails them all.
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { GroupCommit } from "../../src/storage/groupCommit.ts";
+import { walDatabasePair, type WalDatabasePair } from "../support/walDatabasePair.ts";
 
-let dir: string;
-let path: string;
+let files: WalDatabasePair;
 let client: Database;
 let other: Database;
 let writes: GroupCommit;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "group-commit-"));
-  path = join(dir, "g.db");
-  client = new Database(path, { create: true, strict: true });
-  client.exec("PRAGMA journal_mode = WAL");
-  client.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE)");
-  other = new Database(path, { readonly: true });
+  files = walDatabasePair("group-commit-", "CREATE TABLE t (id INTEGER PRIMARY KEY, label TEXT NOT NULL UNIQUE)", { other: "readonly" });
+  ({ client, other } = files);
   writes = new GroupCommit(client);
 });
-afterEach(() => {
-  other.close();
-  client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => files.close());
 
 const insert = (id: number, label: string) => () => client.run("INSERT INTO t (id, label) VALUES (?, ?)", [id, label]);
 const labelsSeenElsewhere = () => other.query<{ label: string }, []>("SELECT label FROM t ORDER BY id").all().map((r) => r.label);

@@ -3,34 +3,23 @@
  * when another process commits between them, the transaction never outlives the read (value or
  * error), and inside a transaction already open the read joins it.
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ReadSnapshot } from "../../src/storage/readSnapshot.ts";
+import { walDatabasePair, type WalDatabasePair } from "../support/walDatabasePair.ts";
 
-let dir: string;
+let files: WalDatabasePair;
 let client: Database;
 /** Another connection: a writer in another process, as far as SQLite's locks can tell. */
 let writer: Database;
 let snapshot: ReadSnapshot;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "read-snapshot-"));
-  const path = join(dir, "r.db");
-  client = new Database(path, { create: true, strict: true });
-  client.exec("PRAGMA journal_mode = WAL");
-  client.exec("CREATE TABLE t (id INTEGER PRIMARY KEY)");
-  client.exec("INSERT INTO t (id) VALUES (1)");
-  writer = new Database(path, { strict: true });
+  files = walDatabasePair("read-snapshot-", "CREATE TABLE t (id INTEGER PRIMARY KEY); INSERT INTO t (id) VALUES (1)", { other: "writer" });
+  ({ client, other: writer } = files);
   snapshot = new ReadSnapshot(client);
 });
-afterEach(() => {
-  writer.close();
-  client.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => files.close());
 
 const count = () => client.query<{ n: number }, []>("SELECT count(*) AS n FROM t").get()!.n;
 
