@@ -86,7 +86,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export class BrokerStore {
   private readonly index: SearchIndex;
   private readonly listByIds;
-  private readonly cache = new VersionedCache<unknown>("directory-reads", { maxEntries: 5_000, maxBytes: 32 * 1024 * 1024, secondRequest: true });
+  /**
+   * 8 MiB: a REST answer is also kept serialized by the response cache, whose hits never come
+   * here, so at 32 MiB this held a second copy of most of those answers (33 MB after the bench).
+   */
+  private readonly cache = new VersionedCache<unknown>("directory-reads", { maxEntries: 5_000, maxBytes: 8 * 1024 * 1024, secondRequest: true });
   private readonly reviewPages;
   private readonly lookups;
   private readonly publishedAfter;

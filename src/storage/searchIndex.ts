@@ -48,10 +48,10 @@ type Part = "location" | "line" | "text" | "language" | "specialty" | "verified"
 const FACET_EXCLUDES: Record<BrokerFacet, Part> = { province: "location", city: "location", insuranceType: "line", language: "language" };
 
 /**
- * Filter sets kept: 32 MiB (ranks, values, membership maps, keys and overhead) and 20,000 sets at most; beyond
+ * Filter sets kept: 16 MiB (ranks, values, membership maps, keys and overhead) and 20,000 sets at most; beyond
  * either the least recently used sets go. A set that matched nothing still costs its key and overhead.
  */
-const SET_LIMITS = { maxEntries: 20_000, maxBytes: 32 * 1024 * 1024 };
+const SET_LIMITS = { maxEntries: 20_000, maxBytes: 16 * 1024 * 1024 };
 
 /**
  * An in-memory index over the published directory, brought up to date whenever the directory

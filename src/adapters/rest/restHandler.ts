@@ -16,8 +16,8 @@ import { ResponseCache } from "./responseCache.ts";
 import { ResponseCacheKeys, type ParsedInput } from "./responseCacheKey.ts";
 import { queryObject, type RestRoute } from "./restRoute.ts";
 
-/** Memory for cached directory answers (see ResponseCache): 32 MiB and 10,000 answers at most. */
-const RESPONSE_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 32 * 1024 * 1024, secondRequest: true };
+/** Memory for cached directory answers (see ResponseCache): 16 MiB and 10,000 answers at most. */
+const RESPONSE_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 16 * 1024 * 1024, secondRequest: true };
 /** The cache key of each URL seen lately (see ResponseCacheKeys): URLs are 8 KiB at most. */
 const CACHE_KEY_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024, secondRequest: true };
 
