@@ -110,6 +110,7 @@ export class BrokerAttributes {
       languageLists[rank] = languageIds(languages);
       specialtyLists[rank] = specialtyIds(specialties);
     }
+    this.list.seal();
     this.linesOf = flattenLists(lineLists);
     this.languagesOf = flattenLists(languageLists);
     this.specialtiesOf = flattenLists(specialtyLists);
