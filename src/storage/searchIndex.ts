@@ -63,7 +63,7 @@ export interface CollectAfterLoad {
  * Loading the attributes of 100,000 brokers reads every row into garbage (the rows, their JSON
  * lists, the list text before it is chunked): the process went from 50 to 300 MB of anonymous
  * memory, and the collector, left to itself, let the heap keep growing from there under load
- * (360 MB after the bench; 230 MB with this). One full collection right after such a load takes
+ * (359 MB after the bench's scenarios, 220 MB with this). One full collection after such a load takes
  * about 30 ms, beside the load's 500–900 ms; small directories leave little garbage and skip it.
  */
 const COLLECT_AFTER_LARGE_LOADS: CollectAfterLoad = { minBrokers: 10_000, collect: () => Bun.gc(true) };
