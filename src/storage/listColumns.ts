@@ -3,6 +3,10 @@ import type { BrokerListItem } from "../schemas/broker.ts";
 
 /** Ranks whose text shares one string: 256 brokers' text is about 50 KB, one allocation. */
 const CHUNK_BITS = 8;
+/** A rank's fields, in the order they are kept in its chunk (see ListColumns.bounds). */
+const NAME = 0;
+const SLUG = 1;
+const DESCRIPTION = 2;
 /** Any character a Latin-1 (8-bit) string cannot hold: such a chunk stays as it is, 2 bytes a character. */
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
@@ -72,14 +76,11 @@ export class ListColumns {
 
   /** The list item of a rank, with the ratings and mark the attributes hold (kept current by review deltas). */
   item(rank: number, id: number, averageRating: number, reviewCount: number, verified: boolean): BrokerListItem {
-    const text = this.chunks[rank >>> CHUNK_BITS] ?? "";
-    const b = this.bounds;
-    const at = 4 * rank;
     return {
       id: String(id),
-      name: text.substring(b[at]!, b[at + 1]!),
-      slug: text.substring(b[at + 1]!, b[at + 2]!),
-      description: text.substring(b[at + 2]!, b[at + 3]!),
+      name: this.text(rank, NAME),
+      slug: this.text(rank, SLUG),
+      description: this.text(rank, DESCRIPTION),
       province: this.provinces[rank] as ProvinceCode,
       city: this.cities[rank]!,
       averageRating,
@@ -89,10 +90,13 @@ export class ListColumns {
   }
 
   nameAndSlug(rank: number): { name: string; slug: string } {
-    const text = this.chunks[rank >>> CHUNK_BITS] ?? "";
-    const b = this.bounds;
-    const at = 4 * rank;
-    return { name: text.substring(b[at]!, b[at + 1]!), slug: text.substring(b[at + 1]!, b[at + 2]!) };
+    return { name: this.text(rank, NAME), slug: this.text(rank, SLUG) };
+  }
+
+  /** One of a rank's three texts: a substring of its chunk, between that field's bound and the next. */
+  private text(rank: number, field: typeof NAME | typeof SLUG | typeof DESCRIPTION): string {
+    const at = 4 * rank + field;
+    return (this.chunks[rank >>> CHUNK_BITS] ?? "").substring(this.bounds[at]!, this.bounds[at + 1]!);
   }
 
   /** Closes chunks (empty ones too) until the open one is the one `rank` belongs to. */
