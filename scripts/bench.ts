@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { printUsageIfAsked } from "./bench/usage.ts";
 import { benchCluster } from "./bench/cluster.ts";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
-import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, type ScenarioRecord } from "./bench/report.ts";
+import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { memoryOf } from "./bench/processMemory.ts";
 import { buildScenarios, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
@@ -145,6 +145,13 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     if (!listBody.ok) throw new Error(`scenario 1 does not answer: ${listBody.note}`);
     const ceiling = await measureCeiling(dir, listBody.bytes);
     console.log(`ceiling: ${ceiling.requestsPerSecond.toLocaleString("en-CA")} req/s`);
+    const readFloors: ReadFloorRecord[] = [];
+    for (const scenario of scenarios.filter((s) => s.id === "detail" || s.id === "reviews")) {
+      const result = await measureReadFloor(scenario, db, dir);
+      const ratioToCeiling = Math.round((result.requestsPerSecond / ceiling.requestsPerSecond) * 1000) / 1000;
+      console.log(`read floor of ${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s (${Math.round(ratioToCeiling * 100)} % of the ceiling)`);
+      readFloors.push({ id: scenario.id, label: `floor of ${scenario.label.slice(0, 3)}: bare Bun.serve + its SQLite read only`, result, ratioToCeiling });
+    }
 
     const records: ScenarioRecord[] = [];
     for (const scenario of scenarios) {
@@ -189,6 +196,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       rssAnonBytesAfter,
       rssAnonBytesIdle,
       ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength },
+      readFloors,
       scenarios: records,
       ...(loggingCost ? { loggingCost } : {}),
     };
@@ -250,6 +258,21 @@ async function measureCeiling(dir: string, body: Uint8Array) {
     return await measure(ceiling.url, [{ method: "GET", path: "/api/v1/brokers?province=ON&limit=20", headers: { Authorization: "Bearer x" } }], ceiling.proc.pid);
   } finally {
     await stopProcess(ceiling);
+  }
+}
+
+/** A scenario's requests against scripts/bench/readFloorServer.ts: its SQLite read, and nothing else. */
+async function measureReadFloor(scenario: Scenario, db: string, dir: string) {
+  const port = await freePort();
+  const floor = await startProcess([process.execPath, join(REPO, "scripts/bench/readFloorServer.ts"), scenario.id, db, String(port)], {
+    port,
+    cwd: dir,
+    logFile: join(dir, `floor-${scenario.id}.log`),
+  });
+  try {
+    return await measure(floor.url, scenario.requests, floor.proc.pid);
+  } finally {
+    await stopProcess(floor);
   }
 }
 

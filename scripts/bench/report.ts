@@ -19,6 +19,18 @@ export interface ScenarioRecord {
   note?: string;
 }
 
+/**
+ * A bare Bun.serve doing only the SQLite read of a detail or reviews miss, with the product's
+ * statements (scripts/bench/readFloorServer.ts): the most any server reading SQLite per miss
+ * reaches here, so the share scenarios (3) and (4) can reach when most requests miss.
+ */
+export interface ReadFloorRecord {
+  id: string;
+  label: string;
+  result: Measured;
+  ratioToCeiling: number;
+}
+
 export interface BenchRecord {
   date: string;
   machine: { cores: number; cpu: string; memoryGiB: number; kernel: string };
@@ -43,6 +55,8 @@ export interface BenchRecord {
   /** The same, 2.5 s later, the server left quiet (it collects garbage once traffic stops: src/ops/idleCollector.ts). */
   rssAnonBytesIdle?: number;
   ceiling: { result: Measured; responseBytes: number };
+  /** Absent in runs before 2026-11-26, and when neither (3) nor (4) ran. */
+  readFloors?: ReadFloorRecord[];
   scenarios: ScenarioRecord[];
   /** At log level info: what the access log costs against warn (scripts/bench/loggingCost.ts). */
   loggingCost?: LoggingCost[];
@@ -73,6 +87,7 @@ export function markdownTable(record: BenchRecord): string {
       : `| ${label} | n/a | | | | | ${note ?? ""} | | |`;
   const rows = [
     row("ceiling: bare Bun.serve, same body as (1)", record.ceiling.result, 1),
+    ...(record.readFloors ?? []).map((f) => row(f.label, f.result, f.ratioToCeiling)),
     ...record.scenarios.map((s) => row(s.label, s.result, s.ratioToCeiling, s.note)),
   ];
   return [header, ...rows].join("\n");
