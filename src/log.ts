@@ -1,3 +1,5 @@
+import { writeOrCount } from "./logOutput.ts";
+
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -154,7 +156,7 @@ export function flushLog(): void {
   if (stdoutBuffer === "") return;
   const text = stdoutBuffer;
   stdoutBuffer = "";
-  process.stdout.write(text);
+  writeOrCount(process.stdout, text);
 }
 
 process.on("exit", flushLog);
@@ -162,7 +164,7 @@ process.on("exit", flushLog);
 function defaultWrite(line: string, isError: boolean): void {
   if (isError) {
     flushLog();
-    process.stderr.write(line + "\n");
+    writeOrCount(process.stderr, line + "\n");
     return;
   }
   // Appended to one string (the engine keeps it as a rope until it is written): cheaper than

@@ -5,6 +5,7 @@ import type { HttpMetrics } from "./httpMetrics.ts";
 import { decideMetricsAccess } from "./metricsAccess.ts";
 import type { CacheStats } from "../cache/boundedCache.ts";
 import { cacheGauges } from "./cacheGauges.ts";
+import { logLinesLost } from "../logOutput.ts";
 
 export interface MetricsEndpointOptions {
   metrics: HttpMetrics;
@@ -39,6 +40,9 @@ export function createMetricsEndpoint({ metrics, db, token, caches }: MetricsEnd
       "# HELP process_start_time_seconds Start time of the process since the Unix epoch.",
       "# TYPE process_start_time_seconds gauge",
       `process_start_time_seconds ${STARTED_AT_SECONDS}`,
+      "# HELP broker_directory_log_lines_lost_total Log lines dropped because their output (standard output or error) could not be written.",
+      "# TYPE broker_directory_log_lines_lost_total counter",
+      `broker_directory_log_lines_lost_total ${logLinesLost()}`,
       ...cacheGauges(caches?.() ?? []),
     ];
     return new Response(metrics.render() + gauges.join("\n") + "\n", {
