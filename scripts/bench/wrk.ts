@@ -8,9 +8,9 @@
  * arrives), so its latencies are those of a server kept exactly busy, not of an open arrival
  * rate: compare p99s between scenarios and runs, not with an SLO measured another way.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 export interface LoadRequest {
   method: "GET" | "POST";
@@ -88,6 +88,7 @@ export async function runWrk(baseUrl: string, requests: LoadRequest[], settings:
     { stdout: "pipe", stderr: "pipe" },
   );
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  rmSync(dirname(script), { recursive: true, force: true });
   const line = stdout.split("\n").find((l) => l.startsWith("BENCH_RESULT "));
   if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}):\n${stdout}\n${stderr}`);
   const raw = JSON.parse(line.slice("BENCH_RESULT ".length)) as Record<string, number>;
