@@ -7,6 +7,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { eventually } from "../support/eventually.ts";
 import { freePort } from "../support/freePort.ts";
 import { REPO, tempDir } from "./cliHarness.ts";
 
@@ -29,12 +30,8 @@ async function serveWithStdout(script: string, name: string) {
     stderr: Bun.file(stderrPath),
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt++) {
-    if (proc.exitCode !== null || attempt > 1_500) throw new Error(`serve did not start: ${readFileSync(stderrPath, "utf8")}`);
-    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (ok) break;
-    await Bun.sleep(20);
-  }
+  const answered = await eventually(async () => proc.exitCode !== null || (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)), 30_000);
+  if (!answered || proc.exitCode !== null) throw new Error(`serve did not start: ${readFileSync(stderrPath, "utf8")}`);
   return { proc, url, stderr: () => (existsSync(stderrPath) ? readFileSync(stderrPath, "utf8") : "") };
 }
 
