@@ -148,7 +148,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     const readFloors: ReadFloorRecord[] = [];
     for (const scenario of scenarios.filter((s) => s.id === "detail" || s.id === "reviews")) {
       const result = await measureReadFloor(scenario, db, dir);
-      const ratioToCeiling = Math.round((result.requestsPerSecond / ceiling.requestsPerSecond) * 1000) / 1000;
+      const ratioToCeiling = shareOf(result, ceiling);
       console.log(`read floor of ${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s (${Math.round(ratioToCeiling * 100)} % of the ceiling)`);
       readFloors.push({ id: scenario.id, label: `floor of ${scenario.label.slice(0, 3)}: bare Bun.serve + its SQLite read only`, result, ratioToCeiling });
     }
@@ -169,7 +169,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         label: scenario.label,
         sample: scenario.sample,
         result,
-        ratioToCeiling: Math.round((result.requestsPerSecond / ceiling.requestsPerSecond) * 1000) / 1000,
+        ratioToCeiling: shareOf(result, ceiling),
         responseBytes: check.bytes.byteLength,
       });
     }
@@ -319,6 +319,11 @@ function fileBytes(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/** Requests/second as a share of the ceiling's, to three decimals (what the table shows as a percentage). */
+function shareOf(result: { requestsPerSecond: number }, ceiling: { requestsPerSecond: number }): number {
+  return Math.round((result.requestsPerSecond / ceiling.requestsPerSecond) * 1000) / 1000;
 }
 
 function round(n: number): number {
