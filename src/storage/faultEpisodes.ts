@@ -1,5 +1,5 @@
 import type { Logger } from "../log.ts";
-import { storageFaultOf, type StorageFault } from "./storageFault.ts";
+import { isBusyLock, storageFaultOf, type StorageFault } from "./storageFault.ts";
 
 /** A faulted database is probed at most this often (/readyz may be polled far more). */
 const PROBE_INTERVAL_MS = 1_000;
@@ -39,9 +39,13 @@ export abstract class FaultEpisodes {
     return fault;
   }
 
-  /** A write that is bookkeeping failed (the request goes on): a storage fault, or logged as a warning. */
+  /**
+   * A write that is bookkeeping failed (the request went on): a storage fault, a lock held by
+   * another process (GroupCommit logs that episode; the write is made again at a later use), or
+   * logged as a warning.
+   */
   bookkeepingFailed(error: unknown, during: string): void {
-    if (this.report(error, during)) return;
+    if (this.report(error, during) || isBusyLock(error)) return;
     this.log.warn("bookkeeping write failed; the request went on", { during, error: error instanceof Error ? error.message : String(error) });
   }
 
