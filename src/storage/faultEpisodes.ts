@@ -63,8 +63,12 @@ export abstract class FaultEpisodes {
     this.fault = undefined;
   }
 
-  /** A probe failed: still (or newly) a fault, else an error that is not ours to hide. */
+  /**
+   * A probe failed: still (or newly) a fault; the lock held by another process (a seed): no
+   * news, the episode stays as it is; else an error that is not ours to hide.
+   */
   protected probeFailed(error: unknown): void {
+    if (isBusyLock(error)) return;
     if (!this.report(error, "write probe")) throw error;
   }
 }
