@@ -10,7 +10,8 @@ import { startServer } from "./server.ts";
 import { SharedRateLimiter } from "./auth/sharedRateLimiter.ts";
 import { createServices, type Services } from "./services.ts";
 import { BackgroundCheckpoints } from "./storage/backgroundCheckpoints.ts";
-import { closeDatabase, openDatabase } from "./storage/database.ts";
+import { closeDatabase, openDatabase, serveWithoutBlocking } from "./storage/database.ts";
+import { DEFAULT_LOCK_WAIT_MS } from "./storage/groupCommit.ts";
 import { migrate } from "./storage/migrate.ts";
 import { DatabaseNotWritableError, storageFaultOf } from "./storage/storageFault.ts";
 import type { DirectoryDb } from "./storage/database.ts";
@@ -24,6 +25,8 @@ export interface AppOptions {
   demo: boolean;
   /** SQLITE_SYNCHRONOUS: NORMAL (default) or FULL (durable across power loss too). */
   synchronous?: "NORMAL" | "FULL";
+  /** LOCK_WAIT_SECONDS: how long a write waits for a lock another process holds before 503 (default 2). */
+  lockWaitSeconds?: number;
   /** DEMO_PUBLIC: serve /demo to other machines too. */
   demoPublic?: boolean;
   logLevel?: LogLevel;
@@ -82,10 +85,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     // no-op when it does), demo data or not, so quotes never meet an empty catalogue. It and
     // the demo data are writes that can wait: on a read-only or full database the server
     // still starts and serves reads (writes answer 503 and /readyz says not ready).
-    unlessStorageFault(services, "carrier catalogue sync", () => loadCarriers(db));
-    demo = options.demo ? unlessStorageFault(services, "demo data", () => ensureDemoData(services)) : undefined;
+    await unlessStorageFault(services, "carrier catalogue sync", () => loadCarriers(db));
+    demo = options.demo ? await unlessStorageFault(services, "demo data", () => ensureDemoData(services)) : undefined;
   }
   await services.storage.recheck(true);
+  // From here on, a lock held by another process (a seed, a CLI command) never stops the event loop.
+  serveWithoutBlocking(db, (options.lockWaitSeconds ?? DEFAULT_LOCK_WAIT_MS / 1000) * 1000, log);
   let demoPageKey: DemoPageKey | undefined;
   const inFlight = new InFlightResponses();
   const server = startServer(services, {
@@ -202,9 +207,9 @@ function openLocalStorage(options: AppOptions, log: Logger): AppStorage {
 }
 
 /** Runs a start-up write; a storage fault (full, read-only) is reported and skipped, not fatal. */
-function unlessStorageFault<T>(services: Services, what: string, write: () => T): T | undefined {
+async function unlessStorageFault<T>(services: Services, what: string, write: () => T | Promise<T>): Promise<T | undefined> {
   try {
-    return write();
+    return await write();
   } catch (error) {
     if (!services.storage.report(error, what)) throw error;
     services.log.warn(`${what} skipped: the database takes no writes`, { fault: storageFaultOf(error) });

@@ -157,6 +157,13 @@ export const SETTINGS = {
       .default("NORMAL"),
     help: "NORMAL (default): no acknowledged write is lost if the process dies, the last ones may be on power loss; FULL: none on power loss either (an fsync per write)",
   },
+  lockWaitSeconds: {
+    flag: "lock-wait",
+    env: "LOCK_WAIT_SECONDS",
+    placeholder: "S",
+    schema: seconds("LOCK_WAIT_SECONDS / --lock-wait", 30, 2),
+    help: "How long a write waits for the database's write lock while another process holds it (a seed, a CLI command, an import), before it answers 503 with Retry-After; the event loop never waits (default 2)",
+  },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",
     env: "SHUTDOWN_GRACE_SECONDS",

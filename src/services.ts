@@ -74,7 +74,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     usage,
     keyUsage,
     consoleLinks: overrides.consoleLinks ?? new ConsoleLinkStore(db),
-    consoleSessions: overrides.consoleSessions ?? new ConsoleSessionStore(db),
+    consoleSessions: overrides.consoleSessions ?? new ConsoleSessionStore(db, storage),
     quotePurge: overrides.quotePurge ?? new QuotePurge(db),
     rateLimiter,
     caches,

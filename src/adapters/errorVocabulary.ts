@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { storageFaultOf, type StorageFault } from "../storage/storageFault.ts";
+import { isBusyLock, storageFaultOf, type StorageFault } from "../storage/storageFault.ts";
 
 /**
  * The one place where procedure error codes meet HTTP: every adapter that answers with an
@@ -30,6 +30,10 @@ const STORAGE_FAULT_MESSAGES: Record<StorageFault, string> = {
   unavailable: "The service cannot reach its database right now. Nothing was saved; retry later.",
 };
 
+/** A write lock held by another process past the lock wait (a seed, an import): such writes are long but end. */
+export const BUSY_RETRY_AFTER_SECONDS = 5;
+const BUSY_MESSAGE = "The service's database is busy with a long write (an import or a maintenance command). Nothing was saved; retry in a few seconds.";
+
 export const INTERNAL_ERROR_MESSAGE = "Internal server error. The failure was logged; retry later or contact the operator.";
 
 export interface FieldIssue {
@@ -55,6 +59,8 @@ export function toPublicError(error: unknown): PublicError {
   // is logged once per episode where it happens (StorageHealth), not per request.
   const fault = storageFaultOf(error);
   if (fault) return { status: 503, message: STORAGE_FAULT_MESSAGES[fault], internal: false, retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS };
+  // Busy is not a fault (the database works; GroupCommit logs the episode once): 503 all the same.
+  if (isBusyLock(error)) return { status: 503, message: BUSY_MESSAGE, internal: false, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
   const trpcError = error instanceof TRPCError ? error : undefined;
   const status = trpcError ? STATUS_BY_CODE[trpcError.code] : undefined;
   if (!trpcError || status === undefined) return { status: 500, message: INTERNAL_ERROR_MESSAGE, internal: true };

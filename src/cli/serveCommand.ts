@@ -25,6 +25,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     demo: config.demo,
     demoPublic: config.demoPublic,
     synchronous: config.synchronous,
+    lockWaitSeconds: config.lockWaitSeconds,
     logLevel: config.logLevel,
     publicUrl: config.publicUrl,
     metricsToken: config.metricsToken,

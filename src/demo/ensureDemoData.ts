@@ -22,12 +22,11 @@ export interface DemoSetup {
  * Over SQLite (every step synchronous); with PostgreSQL the directory comes from the seed and
  * the key from ensureDemoKey, awaited.
  */
-export function ensureDemoData(services: Services): DemoSetup {
+export async function ensureDemoData(services: Services): Promise<DemoSetup> {
   const setup: DemoSetup = { loadedBrokers: 0 };
   const existing = services.db.select({ n: count() }).from(brokers).get()?.n ?? 0;
   if (existing === 0) setup.loadedBrokers = loadDirectory(services.db, DEMO_DIRECTORY).brokers;
-  const key = ensureDemoKey(services);
-  if (key instanceof Promise) throw new TypeError("ensureDemoData is for SQLite: with PostgreSQL, await ensureDemoKey(services).");
+  const key = await ensureDemoKey(services);
   if (key !== undefined) setup.key = key;
   return setup;
 }

@@ -2,6 +2,8 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { consoleSessions } from "../../db/schema.ts";
 import { hashSecret, newSecret, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../auth/consoleSecrets.ts";
 import type { DirectoryDb } from "./database.ts";
+import { GroupCommit } from "./groupCommit.ts";
+import type { StorageHealth } from "./storageHealth.ts";
 
 export interface ConsoleSession {
   idHash: string;
@@ -18,46 +20,67 @@ export const LAST_SEEN_PRECISION_MS = 60_000;
  * of the database opens none. Idle timeout 12 h, absolute 7 days (src/auth/consoleSecrets.ts).
  */
 export class ConsoleSessionStore {
-  constructor(private readonly db: DirectoryDb) {}
+  private readonly writes: GroupCommit;
+
+  constructor(
+    private readonly db: DirectoryDb,
+    /** Told when the last-seen write fails (a read must not fail for bookkeeping). */
+    private readonly storage?: Pick<StorageHealth, "bookkeepingFailed">,
+  ) {
+    this.writes = GroupCommit.of(db.$client);
+  }
 
   /** A fresh session (a new id at every sign-in); returns the secret for the cookie. */
-  start(workspaceId: string, now: number): string {
-    this.db.delete(consoleSessions).where(or(lt(consoleSessions.expiresAt, now), lt(consoleSessions.lastSeenAt, now - SESSION_IDLE_MS))).run();
+  async start(workspaceId: string, now: number): Promise<string> {
     const secret = newSecret();
-    this.db
-      .insert(consoleSessions)
-      .values({ idHash: hashSecret(secret), workspaceId, createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_ABSOLUTE_MS, endedAt: null })
-      .run();
+    await this.writes.write(() => {
+      this.db.delete(consoleSessions).where(or(lt(consoleSessions.expiresAt, now), lt(consoleSessions.lastSeenAt, now - SESSION_IDLE_MS))).run();
+      this.db
+        .insert(consoleSessions)
+        .values({ idHash: hashSecret(secret), workspaceId, createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_ABSOLUTE_MS, endedAt: null })
+        .run();
+    });
     return secret;
   }
 
-  /** The live session of this secret, its idle clock restarted; undefined when over or unknown. */
+  /**
+   * The live session of this secret, its idle clock restarted; undefined when over or unknown.
+   * Restarting the clock is bookkeeping, like a key's lastUsedAt: written in the next batch,
+   * not waited for, and a failure (a read-only database) is reported, never thrown.
+   */
   resolve(secret: string, now: number): ConsoleSession | undefined {
     const idHash = hashSecret(secret);
     const row = this.db.select().from(consoleSessions).where(eq(consoleSessions.idHash, idHash)).get();
     if (!row || row.endedAt !== null || now >= row.expiresAt || now >= row.lastSeenAt + SESSION_IDLE_MS) return undefined;
     if (now - row.lastSeenAt >= LAST_SEEN_PRECISION_MS) {
-      this.db.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.idHash, idHash)).run();
+      this.writes
+        .write(() => this.db.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.idHash, idHash)).run())
+        .catch((error: unknown) => this.storage?.bookkeepingFailed(error, "console session last seen"));
     }
     return { idHash, workspaceId: row.workspaceId, endsAt: Math.min(row.expiresAt, now + SESSION_IDLE_MS) };
   }
 
   /** Sign out: this session only. */
-  end(secret: string, now: number): void {
-    this.db
-      .update(consoleSessions)
-      .set({ endedAt: now })
-      .where(and(eq(consoleSessions.idHash, hashSecret(secret)), isNull(consoleSessions.endedAt)))
-      .run();
+  async end(secret: string, now: number): Promise<void> {
+    await this.writes.write(() =>
+      this.db
+        .update(consoleSessions)
+        .set({ endedAt: now })
+        .where(and(eq(consoleSessions.idHash, hashSecret(secret)), isNull(consoleSessions.endedAt)))
+        .run(),
+    );
   }
 
   /** Ends every live session of the workspace (`console-link --end-sessions`); returns how many. */
-  endAll(workspaceId: string, now: number): number {
-    return this.db
-      .update(consoleSessions)
-      .set({ endedAt: now })
-      .where(and(eq(consoleSessions.workspaceId, workspaceId), isNull(consoleSessions.endedAt)))
-      .returning({ idHash: consoleSessions.idHash })
-      .all().length;
+  endAll(workspaceId: string, now: number): Promise<number> {
+    return this.writes.write(
+      () =>
+        this.db
+          .update(consoleSessions)
+          .set({ endedAt: now })
+          .where(and(eq(consoleSessions.workspaceId, workspaceId), isNull(consoleSessions.endedAt)))
+          .returning({ idHash: consoleSessions.idHash })
+          .all().length,
+    );
   }
 }

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../db/schema.ts";
 import type { Logger } from "../log.ts";
+import { GroupCommit } from "./groupCommit.ts";
 import { createOwnerOnly, restrictToOwner } from "./ownerOnly.ts";
 import { storageFaultOf } from "./storageFault.ts";
 
@@ -13,9 +14,20 @@ export const PAGE_CACHE_KIB = 2_000;
 export type DirectoryDb = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
 /**
+ * How long a statement waits for a lock another process holds, sleeping in SQLite (the thread
+ * waits). A command (seed, keys, migrate, backup: processes of their own) may wait: 5 s. The
+ * serving connection may not (every request would wait with it): a few milliseconds, enough
+ * for a reader to get past another connection's brief recovery; writes wait for longer without
+ * blocking anyone, in GroupCommit (see serveWithoutBlocking).
+ */
+export const COMMAND_BUSY_TIMEOUT_MS = 5_000;
+export const SERVING_BUSY_TIMEOUT_MS = 5;
+
+/**
  * Opens (creating if needed) the SQLite file with the settings the service relies on:
  * WAL so readers never wait for the writer, foreign keys enforced, a busy timeout so a
- * second process (a CLI command beside the server) waits instead of failing. The file and its
+ * second process (a CLI command beside the server) waits instead of failing (a server then
+ * shortens it: serveWithoutBlocking). The file and its
  * companions are owner-only (0600): they hold leads' personal data.
  */
 export function openDatabase(path: string, options: { synchronous?: "NORMAL" | "FULL" } = {}): DirectoryDb {
@@ -36,7 +48,7 @@ export function openDatabase(path: string, options: { synchronous?: "NORMAL" | "
   // file). FULL also syncs the log on every commit, for operators who need that too.
   client.exec(`PRAGMA synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
   client.exec("PRAGMA foreign_keys = ON");
-  client.exec("PRAGMA busy_timeout = 5000");
+  client.exec(`PRAGMA busy_timeout = ${COMMAND_BUSY_TIMEOUT_MS}`);
   client.exec("PRAGMA temp_store = MEMORY");
   // Reads map the file instead of copying pages through the cache: a 300 MB directory (100,000
   // brokers) is read at memory speed once warm. Writes still go through the WAL.
@@ -49,6 +61,16 @@ export function openDatabase(path: string, options: { synchronous?: "NORMAL" | "
   // The -wal and -shm exist once the first statement has read the file in WAL mode.
   if (onDisk) restrictToOwner(path);
   return drizzle({ client, schema }) as DirectoryDb;
+}
+
+/**
+ * Once a server is about to answer requests: its connection no longer sleeps on a lock held by
+ * another process (SERVING_BUSY_TIMEOUT_MS); its writes (all of them go through the
+ * connection's GroupCommit) wait up to `lockWaitMs` from a timer, then answer 503.
+ */
+export function serveWithoutBlocking(db: DirectoryDb, lockWaitMs: number, log: Logger): void {
+  db.$client.exec(`PRAGMA busy_timeout = ${SERVING_BUSY_TIMEOUT_MS}`);
+  GroupCommit.of(db.$client).waitForLocks(lockWaitMs, log);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from "../log.ts";
-import { storageFaultOf, type StorageFault } from "./storageFault.ts";
+import { isBusyLock, storageFaultOf, type StorageFault } from "./storageFault.ts";
 
 /** A faulted database is probed at most this often (/readyz may be polled far more). */
 const PROBE_INTERVAL_MS = 1_000;
@@ -39,9 +39,13 @@ export abstract class FaultEpisodes {
     return fault;
   }
 
-  /** A write that is bookkeeping failed (the request goes on): a storage fault, or logged as a warning. */
+  /**
+   * A write that is bookkeeping failed (the request went on): a storage fault, a lock held by
+   * another process (GroupCommit logs that episode; the write is made again at a later use), or
+   * logged as a warning.
+   */
   bookkeepingFailed(error: unknown, during: string): void {
-    if (this.report(error, during)) return;
+    if (this.report(error, during) || isBusyLock(error)) return;
     this.log.warn("bookkeeping write failed; the request went on", { during, error: error instanceof Error ? error.message : String(error) });
   }
 
@@ -59,8 +63,12 @@ export abstract class FaultEpisodes {
     this.fault = undefined;
   }
 
-  /** A probe failed: still (or newly) a fault, else an error that is not ours to hide. */
+  /**
+   * A probe failed: still (or newly) a fault; the lock held by another process (a seed): no
+   * news, the episode stays as it is; else an error that is not ours to hide.
+   */
   protected probeFailed(error: unknown): void {
+    if (isBusyLock(error)) return;
     if (!this.report(error, "write probe")) throw error;
   }
 }

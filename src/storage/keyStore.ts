@@ -3,6 +3,8 @@ import { apiKeys, workspaces } from "../../db/schema.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../auth/apiKeyFormat.ts";
 import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../auth/keyVocabulary.ts";
 import type { DirectoryDb } from "./database.ts";
+import { GroupCommit } from "./groupCommit.ts";
+import { isBusyLock } from "./storageFault.ts";
 import { MetaCounter } from "./metaCounter.ts";
 import { VersionedCache } from "./versionedCache.ts";
 import type { StorageHealth } from "./storageHealth.ts";
@@ -68,6 +70,7 @@ export class KeyStore {
   private readonly version: MetaCounter;
   private readonly cache = new VersionedCache<StoredKey | null>("api-keys", KEY_CACHE_LIMITS);
   private readonly touch;
+  private readonly writes: GroupCommit;
   /** When this process last wrote each key's lastUsedAt: the read path skips the UPDATE in between. */
   private readonly lastUseWritten = new Map<string, number>();
 
@@ -77,6 +80,7 @@ export class KeyStore {
     private readonly storage?: Pick<StorageHealth, "bookkeepingFailed">,
   ) {
     this.version = new MetaCounter(db, "keys_version");
+    this.writes = GroupCommit.of(db.$client);
     this.byHash = db.select().from(apiKeys).where(eq(apiKeys.hash, sql.placeholder("hash"))).prepare();
     this.touch = db
       .update(apiKeys)
@@ -91,14 +95,23 @@ export class KeyStore {
   }
 
   /** Creates the key (and its workspace if new); returns the only copy of the full key. */
-  create(input: NewKey, now: number): { key: string; record: KeyListing } {
-    return this.createIn(this.ensureWorkspace(input.workspace, now), input, now);
+  async create(input: NewKey, now: number): Promise<{ key: string; record: KeyListing }> {
+    const candidate = newWorkspace(input.workspace, now);
+    let made: ReturnType<typeof newKey> | undefined;
+    const workspace = await this.writes.write(() => {
+      const workspace = this.ensureWorkspaceNow(candidate);
+      made ??= newKey(workspace, input, now);
+      this.db.insert(apiKeys).values(made.record).run();
+      return workspace;
+    });
+    this.version.invalidate();
+    return { key: made!.key, record: listingOf(made!.record, workspace) };
   }
 
   /** Creates a key in a workspace known to exist (the console and the keys procedures). */
-  createIn(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): { key: string; record: KeyListing } {
+  async createIn(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): Promise<{ key: string; record: KeyListing }> {
     const made = newKey(workspace, input, now);
-    this.db.insert(apiKeys).values(made.record).run();
+    await this.writes.write(() => this.db.insert(apiKeys).values(made.record).run());
     this.version.invalidate();
     return { key: made.key, record: listingOf(made.record, workspace) };
   }
@@ -118,19 +131,21 @@ export class KeyStore {
   }
 
   /**
-   * Writes lastUsedAt when this process has not written it for the key within the precision.
-   * It is bookkeeping: when the write fails (disk full, read-only file) the request goes on,
-   * and the failure is reported, never thrown.
+   * Writes lastUsedAt when this process has not written it for the key within the precision,
+   * in the next write batch: the request does not wait for it. It is bookkeeping: when the
+   * write fails (disk full, read-only file) the request has gone on, and the failure is
+   * reported, never thrown; when another process held the lock too long, the next use tries again.
    */
   recordUse(id: string, now: number): void {
     const written = this.lastUseWritten.get(id);
     if (written !== undefined && now - written < LAST_USED_PRECISION_MS) return;
     this.lastUseWritten.set(id, now);
-    try {
-      this.touch.run({ id, now, staleBefore: now - LAST_USED_PRECISION_MS });
-    } catch (error) {
-      this.storage?.bookkeepingFailed(error, "lastUsedAt");
-    }
+    this.writes
+      .write(() => this.touch.run({ id, now, staleBefore: now - LAST_USED_PRECISION_MS }))
+      .catch((error: unknown) => {
+        if (isBusyLock(error) && this.lastUseWritten.get(id) === now) this.lastUseWritten.delete(id);
+        this.storage?.bookkeepingFailed(error, "lastUsedAt");
+      });
   }
 
   list(): KeyListing[] {
@@ -159,27 +174,27 @@ export class KeyStore {
   }
 
   /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
-  revoke(id: string, now: number): boolean {
-    const found = this.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get();
-    if (!found) return false;
-    this.db
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-      .run();
+  async revoke(id: string, now: number): Promise<boolean> {
+    const found = await this.writes.write(() => {
+      const row = this.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get();
+      if (row) this.db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).run();
+      return row !== undefined;
+    });
     this.version.invalidate();
-    return true;
+    return found;
   }
 
   /** Revokes every live key with this name in the workspace (for keys the service makes itself). */
-  revokeNamed(workspaceName: string, keyName: string, now: number): void {
-    const workspace = this.db.select().from(workspaces).where(eq(workspaces.name, workspaceName)).get();
-    if (!workspace) return;
-    this.db
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.workspaceId, workspace.id), eq(apiKeys.name, keyName), isNull(apiKeys.revokedAt)))
-      .run();
+  async revokeNamed(workspaceName: string, keyName: string, now: number): Promise<void> {
+    await this.writes.write(() => {
+      const workspace = this.db.select().from(workspaces).where(eq(workspaces.name, workspaceName)).get();
+      if (!workspace) return;
+      this.db
+        .update(apiKeys)
+        .set({ revokedAt: now })
+        .where(and(eq(apiKeys.workspaceId, workspace.id), eq(apiKeys.name, keyName), isNull(apiKeys.revokedAt)))
+        .run();
+    });
     this.version.invalidate();
   }
 
@@ -202,12 +217,14 @@ export class KeyStore {
   }
 
   /** Sets a live key to stop at `at` (a roll's grace period); an earlier expiry is kept. */
-  expireBy(id: string, at: number): void {
-    this.db
-      .update(apiKeys)
-      .set({ expiresAt: sql`min(coalesce(${apiKeys.expiresAt}, ${at}), ${at})` })
-      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-      .run();
+  async expireBy(id: string, at: number): Promise<void> {
+    await this.writes.write(() =>
+      this.db
+        .update(apiKeys)
+        .set({ expiresAt: sql`min(coalesce(${apiKeys.expiresAt}, ${at}), ${at})` })
+        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+        .run(),
+    );
     this.version.invalidate();
   }
 
@@ -220,9 +237,14 @@ export class KeyStore {
    * two processes (say two `keys create` for a new workspace) may race here, and a check
    * followed by an insert let the second one fail on the unique name.
    */
-  ensureWorkspace(name: string, now: number): Workspace {
+  ensureWorkspace(name: string, now: number): Promise<Workspace> {
     const candidate = newWorkspace(name, now);
+    return this.writes.write(() => this.ensureWorkspaceNow(candidate));
+  }
+
+  /** ensureWorkspace's statements, inside a write batch. */
+  private ensureWorkspaceNow(candidate: Workspace): Workspace {
     this.db.insert(workspaces).values(candidate).onConflictDoNothing({ target: workspaces.name }).run();
-    return this.workspaceByName(name) ?? candidate;
+    return this.workspaceByName(candidate.name) ?? candidate;
   }
 }

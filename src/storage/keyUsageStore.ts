@@ -1,14 +1,17 @@
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import { apiKeys, keyUsageDaily } from "../../db/schema.ts";
 import type { DirectoryDb } from "./database.ts";
+import { GroupCommit } from "./groupCommit.ts";
 
 export type DailyUsage = typeof keyUsageDaily.$inferSelect;
 
 /** The compact daily usage table: one row per key and UTC day, added to in batches. */
 export class KeyUsageStore {
   private readonly upsert;
+  private readonly writes: GroupCommit;
 
   constructor(private readonly db: DirectoryDb) {
+    this.writes = GroupCommit.of(db.$client);
     this.upsert = db
       .insert(keyUsageDaily)
       .values({
@@ -27,12 +30,12 @@ export class KeyUsageStore {
       .prepare();
   }
 
-  /** Adds counts to their days, all in one transaction. */
-  add(rows: readonly DailyUsage[]): void {
+  /** Adds counts to their days, all in one transaction (a write batch: resolves once committed). */
+  async add(rows: readonly DailyUsage[]): Promise<void> {
     if (rows.length === 0) return;
-    this.db.$client.transaction(() => {
+    await this.writes.write(() => {
       for (const row of rows) this.upsert.run(row);
-    })();
+    });
   }
 
   /** The workspace's keys' rows from `fromDay` (YYYY-MM-DD) on, by day. */

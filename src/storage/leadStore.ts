@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, sql, type Column, type SQL } from "
 import { leadEvents, leads } from "../../db/schema.ts";
 import { foldText } from "../domain/text.ts";
 import type { DirectoryDb } from "./database.ts";
+import { GroupCommit } from "./groupCommit.ts";
 
 /** Leads a search looks through at most (the newest), so a search costs a bounded scan. */
 export const SEARCH_SCAN_LIMIT = 50_000;
@@ -35,8 +36,10 @@ export class LeadStore {
   private readonly insertLead;
   private readonly page;
   private readonly total;
+  private readonly writes: GroupCommit;
 
   constructor(private readonly db: DirectoryDb) {
+    this.writes = GroupCommit.of(db.$client);
     this.insertLead = db.insert(leads).values({
       id: sql.placeholder("id"),
       workspaceId: sql.placeholder("workspaceId"),
@@ -64,8 +67,9 @@ export class LeadStore {
     this.total = db.select({ n: count() }).from(leads).where(and(eq(leads.workspaceId, sql.placeholder("workspaceId")))).prepare();
   }
 
-  insert(lead: StoredLead): void {
-    this.insertLead.run(lead);
+  /** Resolves once committed (group commit: see GroupCommit). */
+  async insert(lead: StoredLead): Promise<void> {
+    await this.writes.write(() => this.insertLead.run(lead));
   }
 
   list(workspaceId: string, page: number, limit: number): { items: StoredLead[]; total: number } {
@@ -132,11 +136,11 @@ export class LeadStore {
    * Appends a history entry and makes its status the lead's current one, in one transaction.
    * Entries are only ever added: two changes made at once are both kept, the later one current.
    */
-  appendEvent(event: Omit<StoredLeadEvent, "id">): void {
-    this.db.$client.transaction(() => {
+  appendEvent(event: Omit<StoredLeadEvent, "id">): Promise<void> {
+    return this.writes.write(() => {
       this.db.insert(leadEvents).values(event).run();
       this.db.update(leads).set({ status: event.status }).where(eq(leads.id, event.leadId)).run();
-    })();
+    });
   }
 
   private filtered(workspaceId: string, filter: LeadFilter): SQL | undefined {

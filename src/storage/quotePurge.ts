@@ -1,4 +1,5 @@
 import type { DirectoryDb } from "./database.ts";
+import { GroupCommit } from "./groupCommit.ts";
 
 /**
  * How long a quote is kept after it expires: it stays readable (with `expired: true`) for this
@@ -25,8 +26,10 @@ interface Candidate {
 export class QuotePurge {
   private readonly candidates;
   private readonly remove;
+  private readonly writes: GroupCommit;
 
-  constructor(private readonly db: DirectoryDb) {
+  constructor(db: DirectoryDb) {
+    this.writes = GroupCommit.of(db.$client);
     this.candidates = db.$client.query<Candidate, { from: number; cutoff: number; limit: number }>(
       `SELECT q.id AS id, q.expires_at AS expiresAt,
               EXISTS (SELECT 1 FROM leads l WHERE l.quote_id = q.id) AS referenced
@@ -43,20 +46,21 @@ export class QuotePurge {
   }
 
   /** One batch: the number deleted and where the next batch starts (undefined when done). */
-  batch(nowMs: number, from: number): { deleted: number; next: number | undefined } {
+  batch(nowMs: number, from: number): Promise<{ deleted: number; next: number | undefined }> {
     const cutoff = nowMs - QUOTE_PURGE_GRACE_MS;
-    let deleted = 0;
-    let last = from;
-    let seen = 0;
-    this.db.$client.transaction(() => {
+    // A write batch (GroupCommit): it may be applied twice, so it counts afresh each time.
+    return this.writes.write(() => {
+      let deleted = 0;
+      let last = from;
+      let seen = 0;
       for (const candidate of this.candidates.all({ from, cutoff, limit: QUOTE_PURGE_BATCH })) {
         seen++;
         last = candidate.expiresAt;
         // changes also counts the cascaded offers: one quote gone is one.
         if (!candidate.referenced && this.remove.run({ id: candidate.id }).changes > 0) deleted++;
       }
-    })();
-    return { deleted, next: nextPurgeStart(from, seen, last, deleted) };
+      return { deleted, next: nextPurgeStart(from, seen, last, deleted) };
+    });
   }
 }
 

@@ -38,7 +38,7 @@ export class QuoteStore {
       `INSERT INTO quotes (id, workspace_id, insurance_type, line, province, postal_code, details, source, created_at, expires_at, offers)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.writes = new GroupCommit(db.$client);
+    this.writes = GroupCommit.of(db.$client);
   }
 
   /**

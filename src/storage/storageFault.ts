@@ -9,11 +9,17 @@ import type { Database } from "bun:sqlite";
  */
 export type StorageFault = "full" | "read-only" | "unavailable";
 
-/** The fault an error (or its cause, e.g. inside a TRPCError) stands for, if any. */
-export function storageFaultOf(error: unknown): StorageFault | undefined {
+/** The error codes of an error and its causes (e.g. inside a TRPCError), outermost first. */
+function* codesOf(error: unknown): Generator<string> {
   for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code !== "string") continue;
+    if (typeof code === "string") yield code;
+  }
+}
+
+/** The fault an error (or its cause, e.g. inside a TRPCError) stands for, if any. */
+export function storageFaultOf(error: unknown): StorageFault | undefined {
+  for (const code of codesOf(error)) {
     if (code === "SQLITE_FULL") return "full";
     // SQLITE_READONLY and its extended codes (_DBMOVED, _RECOVERY, _CANTLOCK, _DIRECTORY…).
     if (code.startsWith("SQLITE_READONLY")) return "read-only";
@@ -21,6 +27,16 @@ export function storageFaultOf(error: unknown): StorageFault | undefined {
     if (pg) return pg;
   }
   return undefined;
+}
+
+/**
+ * Another connection (a `seed`, a CLI command, an import in another process) holds SQLite's
+ * write lock and did not let go within the wait (src/storage/groupCommit.ts). Not a fault: the
+ * database works, it is busy; the client retries in a moment (errorVocabulary: 503).
+ */
+export function isBusyLock(error: unknown): boolean {
+  for (const code of codesOf(error)) if (code.startsWith("SQLITE_BUSY")) return true;
+  return false;
 }
 
 /**

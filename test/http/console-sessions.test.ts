@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { consoleLinkCommand } from "../../src/cli/consoleLinkCommand.ts";
 import { createLogger } from "../../src/log.ts";
 import { consoleRequest, cookieOf, signIn, signInPath } from "../support/console.ts";
+import { eventually } from "../support/eventually.ts";
 import { databaseFlags, startTestServer, type TestServer } from "../support/server.ts";
 
 const HOUR = 3_600_000;
@@ -154,7 +155,49 @@ describe("sessions", () => {
     expect(html).toContain('<script src="/console/console.js" defer></script>');
     expect(html).toContain("<bd-console>");
   });
+
+  test("a read-only database: a session last seen over a minute ago still reads (last seen is bookkeeping), and is seen again once writes work", async () => {
+    const start = Date.now();
+    const session = await at(start, () => signIn(server, "read-only"));
+    const later = start + 2 * 60_000;
+    await whileReadOnly(() =>
+      at(later, async () => {
+        const api = await consoleRequest(server, session, "/console/api/keys");
+        expect(api.status, await api.clone().text()).toBe(200);
+        const page = await server.request("/console/keys", { headers: { Cookie: session.cookie } });
+        expect(page.status).toBe(200);
+      }),
+    );
+    await server.app.services.storage.recheck(true);
+    const lastSeen = async () => Number((await server.rows<{ t: number | string }>("SELECT last_seen_at AS t FROM console_sessions WHERE workspace_id = ?", [session.workspaceId]))[0]!.t);
+    expect(await lastSeen()).toBe(start);
+    expect(await at(later, () => sessionWorks(session.cookie))).toBe(true);
+    expect(await eventually(async () => (await lastSeen()) === later)).toBe(true);
+  });
 });
+
+/**
+ * Runs `fn` with the database refusing writes as a read-only one does: SQLite's PRAGMA
+ * query_only (SQLITE_READONLY); over PostgreSQL, a trigger raising 25006 (read-only
+ * transaction, as on a standby) for the sessions table, so the pool's connections stay as they are.
+ */
+async function whileReadOnly(fn: () => Promise<void>): Promise<void> {
+  const pg = server.databaseUrl !== undefined;
+  if (pg) {
+    await server.rows(
+      "CREATE FUNCTION refuse_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'cannot execute UPDATE in a read-only transaction' USING ERRCODE = '25006'; END $$",
+    );
+    await server.rows("CREATE TRIGGER read_only BEFORE UPDATE ON console_sessions FOR EACH ROW EXECUTE FUNCTION refuse_write()");
+  } else server.app.services.db.$client.exec("PRAGMA query_only = ON");
+  try {
+    await fn();
+  } finally {
+    if (pg) {
+      await server.rows("DROP TRIGGER read_only ON console_sessions");
+      await server.rows("DROP FUNCTION refuse_write()");
+    } else server.app.services.db.$client.exec("PRAGMA query_only = OFF");
+  }
+}
 
 describe("restart and deployment", () => {
   test("a session survives a restart of the server (stored hashed in the database)", async () => {

@@ -45,10 +45,11 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     return withConsoleHeaders(await route(request, url, info, clientAddress).catch(storageUnavailable));
   };
 
-  /** Sessions and links live in the database: when it cannot answer (a storage fault), 503 and retry later. */
+  /** Sessions and links live in the database: when it cannot answer (a storage fault, a lock held elsewhere), 503 and retry later. */
   function storageUnavailable(error: unknown): Response {
-    if (!services.storage.report(error, "console")) throw error;
+    services.storage.report(error, "console");
     const failure = toPublicError(error);
+    if (failure.status !== 503) throw error;
     return errorResponse(failure.status, failure.message, retryAfterHeaders(failure));
   }
 

@@ -3,11 +3,16 @@ import { consoleSessions } from "../../../db/schema.pg.ts";
 import { hashSecret, newSecret, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../auth/consoleSecrets.ts";
 import { LAST_SEEN_PRECISION_MS, type ConsoleSession } from "../consoleSessionStore.ts";
 import type { ConsoleSessionStorePort } from "../ports.ts";
+import type { StorageHealth } from "../storageHealth.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
 /** ConsoleSessionStore over PostgreSQL (see src/storage/consoleSessionStore.ts): a session works on every instance. */
 export class PgConsoleSessionStore implements ConsoleSessionStorePort {
-  constructor(private readonly pg: PgDb) {}
+  constructor(
+    private readonly pg: PgDb,
+    /** Told when the last-seen write fails (a read must not fail for bookkeeping). */
+    private readonly storage?: Pick<StorageHealth, "bookkeepingFailed">,
+  ) {}
 
   /** A fresh session (a new id at every sign-in); returns the secret for the cookie. */
   async start(workspaceId: string, now: number): Promise<string> {
@@ -19,13 +24,23 @@ export class PgConsoleSessionStore implements ConsoleSessionStorePort {
     return secret;
   }
 
-  /** The live session of this secret, its idle clock restarted; undefined when over or unknown. */
+  /**
+   * The live session of this secret, its idle clock restarted (bookkeeping, in the background:
+   * the request neither waits for it nor fails with it); undefined when over or unknown.
+   */
   async resolve(secret: string, now: number): Promise<ConsoleSession | undefined> {
     const idHash = hashSecret(secret);
     const [row] = await this.pg.select().from(consoleSessions).where(eq(consoleSessions.idHash, idHash));
     if (!row || row.endedAt !== null || now >= row.expiresAt || now >= row.lastSeenAt + SESSION_IDLE_MS) return undefined;
     if (now - row.lastSeenAt >= LAST_SEEN_PRECISION_MS) {
-      await this.pg.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.idHash, idHash));
+      this.pg
+        .update(consoleSessions)
+        .set({ lastSeenAt: now })
+        .where(eq(consoleSessions.idHash, idHash))
+        .then(
+          () => {},
+          (error: unknown) => this.storage?.bookkeepingFailed(error, "console session last seen"),
+        );
     }
     return { idHash, workspaceId: row.workspaceId, endsAt: Math.min(row.expiresAt, now + SESSION_IDLE_MS) };
   }

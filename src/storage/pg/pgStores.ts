@@ -37,7 +37,7 @@ export async function createPgStores(pg: PgDb, log: Logger, storage: StorageHeal
       quotes: new PgQuoteStore(pg),
       keyUsage: new PgKeyUsageStore(pg),
       consoleLinks: new PgConsoleLinkStore(pg),
-      consoleSessions: new PgConsoleSessionStore(pg),
+      consoleSessions: new PgConsoleSessionStore(pg, storage),
       quotePurge: new PgQuotePurge(pg),
       storage,
     },
