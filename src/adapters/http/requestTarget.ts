@@ -32,9 +32,3 @@ export function parseRequestTarget(request: Request): RequestTarget {
   }
   return { ok: true, url };
 }
-
-/** GET and HEAD only, for the probes (/healthz, /readyz): anything else is a 405 naming them. */
-export function probeMethodRefusal(request: Request, path: string): Response | undefined {
-  if (request.method === "GET" || request.method === "HEAD") return undefined;
-  return errorResponse(405, `${request.method.slice(0, 20)} is not allowed on ${path}; use GET.`, { Allow: "GET, HEAD" });
-}
