@@ -11,6 +11,7 @@ import { widgetCode } from "./adapters/static/embeddedAssets.ts";
 import { widgetAssetHandler } from "./adapters/static/widgetAsset.ts";
 import { DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
 import { readOnlyRefusal } from "./adapters/http/methodRefusal.ts";
+import { rawSegmentRoutes } from "./adapters/http/rawTarget.ts";
 import { parseRequestTarget } from "./adapters/http/requestTarget.ts";
 import type { TargetUrl } from "./adapters/http/splitUrl.ts";
 import { createOpenApiSource } from "./adapters/openapi/openApiEndpoint.ts";
@@ -204,17 +205,10 @@ export function startServer(services: Services, options: ServerOptions): Server<
     hostname: options.hostname,
     idleTimeout: IDLE_TIMEOUT_SECONDS,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    fetch(request, server) {
-      // Counted until the response is done (a streamed body: until the stream ends), so that
-      // graceful stop can wait for it.
-      const end = options.inFlight?.begin();
-      try {
-        return answer(request, server, end);
-      } catch (error) {
-        end?.(); // a fault before the answer was handed on: Bun's error() answers it
-        throw error;
-      }
-    },
+    // Every request goes through these (Bun matches them on the path as sent), so the front
+    // door can refuse a path Bun would resolve (rawTarget.ts); the fallback below takes the rest.
+    routes: rawSegmentRoutes((request: Request, server: Server<undefined>) => fetchEntry(request, server)),
+    fetch: fetchEntry,
     // Reached only by a fault outside fetch's try. Its message may quote the request (Bun's
     // URL errors do), so only the error's kind and where it was thrown are logged.
     error(error) {
@@ -222,6 +216,18 @@ export function startServer(services: Services, options: ServerOptions): Server<
       return errorResponse(500, INTERNAL_ERROR_MESSAGE, { "X-Request-Id": crypto.randomUUID() });
     },
   });
+
+  function fetchEntry(request: Request, server: Server<undefined>): Response | Promise<Response> {
+    // Counted until the response is done (a streamed body: until the stream ends), so that
+    // graceful stop can wait for it.
+    const end = options.inFlight?.begin();
+    try {
+      return answer(request, server, end);
+    } catch (error) {
+      end?.(); // a fault before the answer was handed on: Bun's error() answers it
+      throw error;
+    }
+  }
 
   function answer(request: Request, server: Server<undefined>, end: (() => void) | undefined): Response | Promise<Response> {
     const started = performance.now();
