@@ -9,6 +9,7 @@ import { restoreCommand } from "./cli/restoreCommand.ts";
 import { seedCommand } from "./cli/seedCommand.ts";
 import { serveCommand } from "./cli/serveCommand.ts";
 import { BackupError } from "./ops/backup.ts";
+import { DatabaseFileError } from "./storage/databaseFile.ts";
 import { SchemaTooNewError } from "./storage/migrate.ts";
 import { DatabaseNotWritableError } from "./storage/storageFault.ts";
 
@@ -56,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`Error: ${error.message}`);
       return 2;
     }
-    if (error instanceof SchemaTooNewError || error instanceof BackupError || error instanceof DatabaseNotWritableError) {
+    if (error instanceof SchemaTooNewError || error instanceof BackupError || error instanceof DatabaseNotWritableError || error instanceof DatabaseFileError) {
       console.error(`Error: ${error.message}`);
       return 1;
     }

@@ -10,7 +10,9 @@ import { demoPageHandler } from "./adapters/static/demoPage.ts";
 import { widgetCode } from "./adapters/static/embeddedAssets.ts";
 import { widgetAssetHandler } from "./adapters/static/widgetAsset.ts";
 import { DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
-import { parseRequestTarget, probeMethodRefusal } from "./adapters/http/requestTarget.ts";
+import { readOnlyRefusal } from "./adapters/http/methodRefusal.ts";
+import { rawSegmentRoutes } from "./adapters/http/rawTarget.ts";
+import { parseRequestTarget } from "./adapters/http/requestTarget.ts";
 import type { TargetUrl } from "./adapters/http/splitUrl.ts";
 import { createOpenApiSource } from "./adapters/openapi/openApiEndpoint.ts";
 import { createTrpcHandler, TRPC_ENDPOINT } from "./adapters/trpc/trpcHandler.ts";
@@ -50,6 +52,21 @@ const IDLE_TIMEOUT_SECONDS = 120;
  * still reaches those readers; past it Bun answers an empty 413 and closes (see README).
  */
 const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * The front door's own pages, probes and documents, each read with GET or HEAD only: any other
+ * method is refused once for all of them (405, Allow: GET, HEAD), before the page is looked at.
+ * Path → the route label the log and /metrics use.
+ */
+const READ_ONLY_PATHS = new Map([
+  ["/api/v1/openapi.json", "/api/v1/openapi.json"],
+  ["/widget.js", "/widget.js"],
+  ["/demo", "/demo"],
+  ["/healthz", "/healthz"],
+  ["/readyz", "/readyz"],
+  ["/metrics", "/metrics"],
+  ["/docs", "/docs"],
+  ["/docs/", "/docs"],
+]);
 /** /healthz's body: the same every time, encoded once. */
 const HEALTHY = utf8Body(JSON.stringify({ status: "ok" }));
 
@@ -82,6 +99,11 @@ export function startServer(services: Services, options: ServerOptions): Server<
   // which spares the promise machinery on the hot path.
   function route(request: Request, url: TargetUrl, info: RequestInfo): Response | Promise<Response> {
     const path = url.pathname;
+    const readOnly = READ_ONLY_PATHS.get(path);
+    if (readOnly !== undefined && request.method !== "GET" && request.method !== "HEAD") {
+      info.route = readOnly;
+      return readOnlyRefusal(request, readOnly)!;
+    }
     if (path === "/api/v1/openapi.json") {
       info.route = path;
       return new Response(contract.json(info.baseUrl), {
@@ -121,12 +143,10 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/healthz") {
       info.route = path;
-      return probeMethodRefusal(request, path) ?? stampedJsonText(HEALTHY, info);
+      return stampedJsonText(HEALTHY, info);
     }
     if (path === "/readyz") {
       info.route = path;
-      const refusal = probeMethodRefusal(request, path);
-      if (refusal) return refusal;
       const readiness = checkReadiness(services.storage, services.drain);
       const answer = ({ ready, checks }: Readiness) => jsonResponse({ status: ready ? "ready" : "not ready", checks }, ready ? 200 : 503);
       return readiness instanceof Promise ? readiness.then(answer) : answer(readiness);
@@ -185,17 +205,10 @@ export function startServer(services: Services, options: ServerOptions): Server<
     hostname: options.hostname,
     idleTimeout: IDLE_TIMEOUT_SECONDS,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    fetch(request, server) {
-      // Counted until the response is done (a streamed body: until the stream ends), so that
-      // graceful stop can wait for it.
-      const end = options.inFlight?.begin();
-      try {
-        return answer(request, server, end);
-      } catch (error) {
-        end?.(); // a fault before the answer was handed on: Bun's error() answers it
-        throw error;
-      }
-    },
+    // Every request goes through these (Bun matches them on the path as sent), so the front
+    // door can refuse a path Bun would resolve (rawTarget.ts); the fallback below takes the rest.
+    routes: rawSegmentRoutes((request: Request, server: Server<undefined>) => fetchEntry(request, server)),
+    fetch: fetchEntry,
     // Reached only by a fault outside fetch's try. Its message may quote the request (Bun's
     // URL errors do), so only the error's kind and where it was thrown are logged.
     error(error) {
@@ -203,6 +216,18 @@ export function startServer(services: Services, options: ServerOptions): Server<
       return errorResponse(500, INTERNAL_ERROR_MESSAGE, { "X-Request-Id": crypto.randomUUID() });
     },
   });
+
+  function fetchEntry(request: Request, server: Server<undefined>): Response | Promise<Response> {
+    // Counted until the response is done (a streamed body: until the stream ends), so that
+    // graceful stop can wait for it.
+    const end = options.inFlight?.begin();
+    try {
+      return answer(request, server, end);
+    } catch (error) {
+      end?.(); // a fault before the answer was handed on: Bun's error() answers it
+      throw error;
+    }
+  }
 
   function answer(request: Request, server: Server<undefined>, end: (() => void) | undefined): Response | Promise<Response> {
     const started = performance.now();

@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, linkSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { checkDatabasePath } from "../storage/databaseFile.ts";
 import { createOwnerOnly } from "../storage/ownerOnly.ts";
 
 export class BackupError extends Error {}
@@ -21,6 +22,7 @@ export function backupDatabase(sourcePath: string, targetPath: string): BackupRe
   const source = resolve(sourcePath);
   const target = resolve(targetPath);
   if (!existsSync(source)) throw new BackupError(`No database at ${source}. Pass --db PATH (or DATABASE_PATH) of the live database.`);
+  checkDatabasePath(source);
   if (target === source) throw new BackupError("The backup path is the database itself; choose another file.");
   if (existsSync(target)) throw new BackupError(`${target} already exists; a backup never overwrites a file. Choose a new name.`);
   if (!existsSync(dirname(target))) throw new BackupError(`The folder ${dirname(target)} does not exist; create it first.`);

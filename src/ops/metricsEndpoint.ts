@@ -18,7 +18,7 @@ export interface MetricsEndpointOptions {
 
 const STARTED_AT_SECONDS = Math.floor(Date.now() / 1000);
 
-/** GET /metrics: the request metrics plus a few gauges read at scrape time. */
+/** GET /metrics (the front door refuses other methods): the request metrics plus a few gauges read at scrape time. */
 export function createMetricsEndpoint({ metrics, db, token, caches }: MetricsEndpointOptions) {
   /** `local`: the request comes from this machine, directly (isLocalClient). */
   return function serveMetrics(request: Request, local: boolean): Response {
@@ -26,9 +26,6 @@ export function createMetricsEndpoint({ metrics, db, token, caches }: MetricsEnd
     if (!access.allowed) {
       const headers: Record<string, string> = access.status === 401 ? { "WWW-Authenticate": 'Bearer realm="metrics"' } : {};
       return errorResponse(access.status, access.message, headers);
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return errorResponse(405, `${request.method} is not allowed on /metrics; use GET.`, { Allow: "GET, HEAD" });
     }
     const gauges = [
       "# HELP broker_directory_database_bytes Size of the SQLite database on disk (main file plus write-ahead log).",

@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { MIGRATIONS } from "../../db/migrations.ts";
+import { checkDatabasePath } from "../storage/databaseFile.ts";
 import { createOwnerOnly } from "../storage/ownerOnly.ts";
 import { BackupError, verify } from "./backup.ts";
 
@@ -17,6 +18,9 @@ export function restoreDatabase(backupPath: string, targetPath: string, options:
   const target = resolve(targetPath);
   if (!existsSync(backup)) throw new BackupError(`No backup at ${backup}.`);
   if (backup === target) throw new BackupError("The backup and the database are the same file.");
+  // Renamed over, a device such as /dev/null would be replaced by the database.
+  checkDatabasePath(backup);
+  checkDatabasePath(target);
   verify(backup);
   const unknown = migrationsUnknownToThisBinary(backup);
   if (unknown.length > 0) {

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "../../db/schema.ts";
 import type { Logger } from "../log.ts";
+import { checkDatabasePath, databaseOpenFailure } from "./databaseFile.ts";
 import { GroupCommit } from "./groupCommit.ts";
 import { createOwnerOnly, restrictToOwner } from "./ownerOnly.ts";
 import { storageFaultOf } from "./storageFault.ts";
@@ -32,16 +33,27 @@ export const SERVING_BUSY_TIMEOUT_MS = 5;
  */
 export function openDatabase(path: string, options: { synchronous?: "NORMAL" | "FULL" } = {}): DirectoryDb {
   const onDisk = path !== ":memory:";
-  if (onDisk) {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    createOwnerOnly(path);
+  // A wrong path (a directory, /dev/null, a file that is not SQLite) is one line from every
+  // command, not a stack trace: the first statement is the one that reads the file.
+  if (onDisk) checkDatabasePath(path);
+  let client: Database;
+  try {
+    if (onDisk) {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      createOwnerOnly(path);
+    }
+    client = new Database(path, { create: true, strict: true });
+  } catch (error) {
+    throw databaseOpenFailure(path, error);
   }
-  const client = new Database(path, { create: true, strict: true });
   try {
     client.exec("PRAGMA journal_mode = WAL");
   } catch (error) {
     // A read-only file not yet in WAL mode: it is served as it is (reads work; writes answer 503).
-    if (!storageFaultOf(error)) throw error;
+    if (!storageFaultOf(error)) {
+      client.close();
+      throw databaseOpenFailure(path, error);
+    }
   }
   // NORMAL in WAL mode: a commit is in the log before it is acknowledged, so a process crash
   // loses nothing; only a power loss or OS crash can drop the last commits (never corrupt the

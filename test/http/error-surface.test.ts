@@ -14,7 +14,7 @@ test.each([["POST", "/api/v1/brokers"], ["DELETE", "/api/v1/brokers/some-slug"],
   async (method, path) => {
     const res = await server.request(path, { method, key });
     expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("GET");
+    expect(res.headers.get("allow")).toBe("GET, HEAD");
     expect(res.headers.get("content-type")).toStartWith("application/json");
     expect(((await res.json()) as { error: string }).error).toContain(`${method} is not allowed`);
   },

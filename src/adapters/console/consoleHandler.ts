@@ -9,6 +9,7 @@ import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvResponse } from "../http/csvResponse.ts";
 import { errorResponse, jsonResponse } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
+import { readOnlyRefusal } from "../http/methodRefusal.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { TargetUrl } from "../http/splitUrl.ts";
@@ -65,9 +66,8 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     }
     if (path.startsWith("/console/api/")) return callApi(request, url, info);
     info.route = "/console/*";
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return errorResponse(405, `${request.method} is not allowed on console pages; use GET.`, { Allow: "GET, HEAD" });
-    }
+    const refusal = readOnlyRefusal(request, "console pages");
+    if (refusal) return refusal;
     const lang = pageLanguage(request);
     const session = await currentSession(request);
     // Without a session: how to get a link, and nothing of any workspace.

@@ -1,5 +1,6 @@
 import { isEmbedPath, withEmbedCors } from "../rest/cors.ts";
 import { errorResponse } from "./json.ts";
+import { rawPathRefusal } from "./rawTarget.ts";
 import { splitPlainUrl, type TargetUrl } from "./splitUrl.ts";
 
 /**
@@ -13,7 +14,7 @@ export type RequestTarget = { ok: true; url: TargetUrl } | { ok: false; response
 /**
  * The request's URL, or the answer to a target we will not serve: 400 when the Host or the
  * target does not make a URL (e.g. `Host: a:99999999`), 414 when it is longer than ours to
- * take. Neither answer nor anything logged quotes the URL: it is the client's text, any size.
+ * take, 400 when the path as sent holds a dot segment or a backslash (see rawTarget.ts). Neither answer nor anything logged quotes the URL: it is the client's text, any size.
  * A plain URL (the usual case) is split by hand; anything else goes through `new URL`, whose
  * answer it would be the same as (see splitPlainUrl).
  */
@@ -30,11 +31,7 @@ export function parseRequestTarget(request: Request): RequestTarget {
     const response = errorResponse(414, `The request path and query are longer than ${MAX_TARGET_CHARS / 1024} KiB.`);
     return { ok: false, response: isEmbedPath(url.pathname) ? withEmbedCors(request, response) : response };
   }
+  const refusal = rawPathRefusal(request, url.pathname);
+  if (refusal !== undefined) return { ok: false, response: errorResponse(400, refusal) };
   return { ok: true, url };
-}
-
-/** GET and HEAD only, for the probes (/healthz, /readyz): anything else is a 405 naming them. */
-export function probeMethodRefusal(request: Request, path: string): Response | undefined {
-  if (request.method === "GET" || request.method === "HEAD") return undefined;
-  return errorResponse(405, `${request.method.slice(0, 20)} is not allowed on ${path}; use GET.`, { Allow: "GET, HEAD" });
 }

@@ -4,6 +4,7 @@ import type { Services } from "../../services.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvResponse } from "../http/csvResponse.ts";
 import { errorResponse, utf8Body } from "../http/json.ts";
+import { allowedMethods, methodNotAllowed } from "../http/methodRefusal.ts";
 import { admittedJson, rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
@@ -51,20 +52,20 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       info.route = BROKER_PHOTO_ROUTE;
       return serveBrokerPhoto(services, request, photoSlug);
     }
+    // HEAD is a GET whose body is not sent (Bun drops it, keeping its Content-Length): the same
+    // admission, rate-limit unit, cache and headers, so a client can check a URL as it would read it.
+    const method = request.method === "HEAD" ? "GET" : request.method;
     const matches = matchPath(compiled, url.pathname);
     if (matches.length === 0) {
-      return errorResponse(404, `No such endpoint: ${request.method} ${url.pathname.slice(0, 200)}. See /api/v1/openapi.json.`);
+      return errorResponse(404, `No such endpoint: ${method.slice(0, 20)} ${url.pathname.slice(0, 200)}. See /api/v1/openapi.json.`);
     }
     // Preflight carries no key: answered before admission (CORS on embed paths, 405 elsewhere).
     if (request.method === "OPTIONS") {
       info.route = matches[0]!.value.path;
-      return optionsResponse(request, url.pathname, [...new Set(matches.map((m) => m.value.method))]);
+      return optionsResponse(request, url.pathname, allowedMethods([...new Set(matches.map((m) => m.value.method))]));
     }
-    const match = matches.find((m) => m.value.method === request.method);
-    if (!match) {
-      const allowed = [...new Set(matches.map((m) => m.value.method))].join(", ");
-      return errorResponse(405, `${request.method} is not allowed on ${url.pathname.slice(0, 200)}; use ${allowed}.`, { Allow: allowed });
-    }
+    const match = matches.find((m) => m.value.method === method);
+    if (!match) return methodNotAllowed(request, url.pathname, allowedMethods([...new Set(matches.map((m) => m.value.method))]));
     const route = match.value;
     info.route = route.path;
 

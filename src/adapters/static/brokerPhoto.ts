@@ -2,6 +2,7 @@ import type { Services } from "../../services.ts";
 import { unknownSlugMessage } from "../../router/brokers/publishedBroker.ts";
 import { fnv1a } from "../../domain/rating/carrier.ts";
 import { errorResponse } from "../http/json.ts";
+import { readOnlyRefusal } from "../http/methodRefusal.ts";
 
 /**
  * GET /api/v1/embed/brokers/{slug}/photo.svg: a published broker's picture, an SVG monogram
@@ -50,9 +51,8 @@ export function monogramSvg(name: string, slug: string): string {
 }
 
 export function serveBrokerPhoto(services: Services, request: Request, slug: string): Response {
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    return errorResponse(405, `${request.method} is not allowed on a broker photo; use GET.`, { Allow: "GET, HEAD" });
-  }
+  const refusal = readOnlyRefusal(request, BROKER_PHOTO_ROUTE);
+  if (refusal) return refusal;
   const broker = slug.length <= 200 ? services.brokers.findBySlug(slug) : undefined;
   if (!broker) return errorResponse(404, unknownSlugMessage(slug));
 

@@ -1,4 +1,5 @@
 import { gzipSync } from "bun";
+import { readOnlyRefusal } from "../http/methodRefusal.ts";
 
 /**
  * GET /widget.js: the widget bundle, public (no key: the key travels in the partner's
@@ -26,12 +27,8 @@ export function widgetAssetHandler(code: string, options: { path?: string; sameO
       };
 
   return (request) => {
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return new Response(JSON.stringify({ error: `Use GET for ${options.path ?? "/widget.js"}.` }), {
-        status: 405,
-        headers: { "Content-Type": "application/json; charset=utf-8", Allow: "GET, HEAD" },
-      });
-    }
+    const refusal = readOnlyRefusal(request, options.path ?? "/widget.js");
+    if (refusal) return refusal;
     const gzip = acceptsGzip(request.headers.get("Accept-Encoding"));
     const etag = gzip ? etags.gzip : etags.identity;
     if (matchesIfNoneMatch(request.headers.get("If-None-Match"), [etags.identity, etags.gzip])) {
