@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 import { ConfigError } from "./config.ts";
 import { backupCommand } from "./cli/backupCommand.ts";
-import { UsageError } from "./cli/cliSupport.ts";
+import { RefusedError, UsageError } from "./cli/cliSupport.ts";
 import { keysCommand } from "./cli/keysCommand.ts";
 import { consoleLinkCommand } from "./cli/consoleLinkCommand.ts";
 import { migrateCommand } from "./cli/migrateCommand.ts";
@@ -56,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
       console.error(`Error: ${error.message}`);
       return 2;
     }
-    if (error instanceof SchemaTooNewError || error instanceof BackupError || error instanceof DatabaseNotWritableError) {
+    if (error instanceof SchemaTooNewError || error instanceof BackupError || error instanceof DatabaseNotWritableError || error instanceof RefusedError) {
       console.error(`Error: ${error.message}`);
       return 1;
     }

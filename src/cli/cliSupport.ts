@@ -3,6 +3,9 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 /** A mistake in how a command was called: printed without a stack, exit code 2. */
 export class UsageError extends Error {}
 
+/** A well-formed command the data refuses (a workspace at its maximum of keys): printed without a stack, exit code 1. */
+export class RefusedError extends Error {}
+
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /**

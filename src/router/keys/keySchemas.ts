@@ -34,7 +34,9 @@ export const keySettingsInput = {
     .min(1, { error: "must name at least one scope" })
     .transform((scopes) => [...new Set(scopes)])
     .describe("What the key may do; keys:manage only when named"),
-  rateLimitPerMinute: wholeNumberParam(1, MAX_KEY_RATE_LIMIT).optional().default(DEFAULT_KEY_RATE_LIMIT).describe(`Requests per minute (default ${DEFAULT_KEY_RATE_LIMIT})`),
+  rateLimitPerMinute: wholeNumberParam(1, MAX_KEY_RATE_LIMIT)
+    .optional()
+    .describe(`Requests per minute (default ${DEFAULT_KEY_RATE_LIMIT}, or the creating key's own limit when lower); at most the creating key's own and the server's ceiling`),
   expiresAt: z
     .iso.datetime({ offset: true, error: "must be an ISO 8601 date and time, e.g. 2027-01-31T00:00:00Z" })
     .nullish()
@@ -75,6 +77,7 @@ export const keySchema = z.object({
   lastUsedAt: z.string().nullable().describe("ISO 8601 UTC, to the minute"),
   expiresAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  replacedBy: z.string().nullable().describe("The key that replaced this one in a roll (a key is rolled at most once), else null"),
 });
 export type KeyView = z.infer<typeof keySchema>;
 
