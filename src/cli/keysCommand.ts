@@ -4,7 +4,8 @@ import { parseDuration } from "../domain/duration.ts";
 import { normalizeOrigin } from "../domain/origin.ts";
 import type { KeyListing } from "../storage/keyStore.ts";
 import { SETTINGS } from "../config.ts";
-import { parseCommandArgs, RefusedError, UsageError, wholeNumberFlag } from "./cliSupport.ts";
+import { escapeControls } from "../domain/text.ts";
+import { parseCommandArgs, plainFlag, printJson, RefusedError, UsageError, wholeNumberFlag } from "./cliSupport.ts";
 import { DATABASE_FLAGS, DATABASE_FLAGS_HELP, openWorkspaceStores } from "./workspaceStores.ts";
 
 export const KEYS_HELP = `Usage:
@@ -52,7 +53,8 @@ async function createKey(args: string[], env: Record<string, string | undefined>
     "keys create",
   );
   if (values.help) return console.log(KEYS_HELP);
-  const workspace = values.workspace?.trim();
+  const workspace = plainFlag(values.workspace, "workspace")?.trim();
+  const name = plainFlag(values.name, "name");
   if (!workspace) throw new UsageError("--workspace NAME is required.\nRun 'keys --help' for usage.");
   const scopes = parseScopes(values.scopes);
   const rateLimitPerMinute = wholeNumberFlag(values["rate-limit"], "rate-limit", 1, 1_000_000);
@@ -67,17 +69,17 @@ async function createKey(args: string[], env: Record<string, string | undefined>
   const maxKeys = maxKeysPerWorkspace(env);
   const { keys, close } = await openWorkspaceStores(values, env);
   try {
-    const made = await keys.createBounded(await keys.ensureWorkspace(workspace, now), { name: values.name, scopes, rateLimitPerMinute, expiresAt, origins }, now, maxKeys);
+    const made = await keys.createBounded(await keys.ensureWorkspace(workspace, now), { name, scopes, rateLimitPerMinute, expiresAt, origins }, now, maxKeys);
     if ("refused" in made) {
       throw new RefusedError(
-        `Workspace ${JSON.stringify(workspace)} already has ${maxKeys} live keys (MAX_KEYS_PER_WORKSPACE): revoke one first (keys list, keys revoke <id>), or run this command with a higher MAX_KEYS_PER_WORKSPACE to go past it once.`,
+        `Workspace ${escapeControls(JSON.stringify(workspace))} already has ${maxKeys} live keys (MAX_KEYS_PER_WORKSPACE): revoke one first (keys list, keys revoke <id>), or run this command with a higher MAX_KEYS_PER_WORKSPACE to go past it once.`,
       );
     }
     const { key, record } = made;
     if (values.json) {
-      console.log(JSON.stringify({ ...describe(record, now), key }));
+      printJson({ ...describe(record, now), key });
     } else {
-      console.log(`Created ${record.id} in workspace ${record.workspaceName} (${record.scopes.join(" ")}).`);
+      console.log(`Created ${record.id} in workspace ${escapeControls(record.workspaceName)} (${record.scopes.join(" ")}).`);
       console.log(`Key (shown once, store it now): ${key}`);
     }
   } finally {
@@ -91,14 +93,12 @@ async function listKeys(args: string[], env: Record<string, string | undefined>,
   const { keys, close } = await openWorkspaceStores(values, env);
   try {
     const listed = (await keys.list()).map((k) => describe(k, now));
-    if (values.json) return console.log(JSON.stringify(listed));
+    if (values.json) return printJson(listed);
     if (listed.length === 0) return console.log("No keys. Create one with: keys create --workspace NAME");
     for (const k of listed) {
-      console.log(
-        [k.id, k.workspace, k.name, `${k.prefix}…`, k.status, k.scopes.join(","), `${k.rateLimitPerMinute}/min`, k.origins ? `origins=${k.origins.join(",")}` : ""]
-          .filter(Boolean)
-          .join("  "),
-      );
+      // Every field as stored, escaped: a name written before names were checked cannot drive the terminal.
+      const fields = [k.id, k.workspace, k.name, `${k.prefix}…`, k.status, k.scopes.join(","), `${k.rateLimitPerMinute}/min`, k.origins ? `origins=${k.origins.join(",")}` : ""];
+      console.log(escapeControls(fields.filter(Boolean).join("  ")));
     }
   } finally {
     await close();
