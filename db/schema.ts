@@ -32,6 +32,8 @@ export const apiKeys = sqliteTable(
     revokedAt: integer("revoked_at"),
     createdAt: integer("created_at").notNull(),
     lastUsedAt: integer("last_used_at"),
+    /** The key that replaced this one in a roll: set once, so a key is rolled at most once (a second roll is a 409). */
+    replacedBy: text("replaced_by"),
   },
   (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],
 );

@@ -8,6 +8,7 @@ import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
 import { IdleCollector } from "./ops/idleCollector.ts";
 import { startServer } from "./server.ts";
 import { SharedRateLimiter } from "./auth/sharedRateLimiter.ts";
+import type { KeyLimits } from "./auth/keyVocabulary.ts";
 import { createServices, type Services } from "./services.ts";
 import { BackgroundCheckpoints } from "./storage/backgroundCheckpoints.ts";
 import { closeDatabase, openDatabase, serveWithoutBlocking } from "./storage/database.ts";
@@ -41,6 +42,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** MCP_ALLOWED_ORIGINS: browser origins that may call /mcp (none by default). */
   mcpAllowedOrigins?: readonly string[];
+  /** MAX_KEYS_PER_WORKSPACE and KEY_RATE_LIMIT_CEILING (defaults DEFAULT_KEY_LIMITS). */
+  keyLimits?: KeyLimits;
 }
 
 export interface RunningApp {
@@ -75,7 +78,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined }) : openLocalStorage(options, log);
   const { db } = storage;
   const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log) : undefined;
-  const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}) });
+  const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}), ...(options.keyLimits ? { keyLimits: options.keyLimits } : {}) });
   let demo: DemoSetup | undefined;
   if (storage.pg) {
     // The carriers and the demo directory went into PostgreSQL before the replica loaded them.

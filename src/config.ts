@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LOG_LEVELS } from "./log.ts";
+import { DEFAULT_KEY_LIMITS, MAX_KEY_RATE_LIMIT } from "./auth/keyVocabulary.ts";
 import { trimChar } from "./domain/text.ts";
 
 /**
@@ -41,6 +42,15 @@ const seconds = (name: string, max: number, fallback: number) =>
     .number({ error: `${name} must be a number of seconds` })
     .min(0, { error: `${name} must be 0 to ${max}` })
     .max(max, { error: `${name} must be 0 to ${max}` })
+    .default(fallback);
+
+/** A whole number from `min` to `max`, e.g. wholeNumber("MAX_KEYS_PER_WORKSPACE / --max-keys-per-workspace", 1, 1000, 100). */
+const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int({ error: `${name} must be a whole number` })
+    .min(min, { error: `${name} must be ${min} to ${max}` })
+    .max(max, { error: `${name} must be ${min} to ${max}` })
     .default(fallback);
 
 /** A comma-separated list of browser origins (scheme://host[:port]), normalised as browsers send them. */
@@ -163,6 +173,20 @@ export const SETTINGS = {
     placeholder: "S",
     schema: seconds("LOCK_WAIT_SECONDS / --lock-wait", 30, 2),
     help: "How long a write waits for the database's write lock while another process holds it (a seed, a CLI command, an import), before it answers 503 with Retry-After; the event loop never waits (default 2)",
+  },
+  maxKeysPerWorkspace: {
+    flag: "max-keys-per-workspace",
+    env: "MAX_KEYS_PER_WORKSPACE",
+    placeholder: "N",
+    schema: wholeNumber("MAX_KEYS_PER_WORKSPACE / --max-keys-per-workspace", 1, 1_000_000, DEFAULT_KEY_LIMITS.maxKeysPerWorkspace),
+    help: `Live keys one workspace may hold; a create (API, console or \`keys create\`) past it answers 409 (default ${DEFAULT_KEY_LIMITS.maxKeysPerWorkspace})`,
+  },
+  keyRateLimitCeiling: {
+    flag: "key-rate-limit-ceiling",
+    env: "KEY_RATE_LIMIT_CEILING",
+    placeholder: "N",
+    schema: wholeNumber("KEY_RATE_LIMIT_CEILING / --key-rate-limit-ceiling", 1, MAX_KEY_RATE_LIMIT, DEFAULT_KEY_LIMITS.rateLimitCeiling),
+    help: `Highest requests per minute a key made through the API or the console may get (never above its creator's own); \`keys create\` may go higher (default ${DEFAULT_KEY_LIMITS.rateLimitCeiling.toLocaleString("en-CA")})`,
   },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",

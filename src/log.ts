@@ -1,4 +1,5 @@
 import { writeOrCount } from "./logOutput.ts";
+import { escapeControls } from "./domain/text.ts";
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -115,7 +116,8 @@ const PLAIN_TEXT_MAX = 256;
 
 function quoteText(text: string): string {
   if (text.length <= PLAIN_TEXT_MAX && PLAIN_TEXT.test(text) && !text.includes("brk_")) return `"${text}"`;
-  return JSON.stringify(scrubSecrets(cut(text)));
+  // JSON escapes C0 controls; escapeControls also the C1 and bidi ones a terminal tailing the log would obey.
+  return escapeControls(JSON.stringify(scrubSecrets(cut(text))));
 }
 
 /** Field names are the code's own words: each is quoted once (at most a few hundred are kept). */

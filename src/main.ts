@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 import { ConfigError } from "./config.ts";
 import { backupCommand } from "./cli/backupCommand.ts";
-import { UsageError } from "./cli/cliSupport.ts";
+import { printableLines, RefusedError, UsageError } from "./cli/cliSupport.ts";
 import { keysCommand } from "./cli/keysCommand.ts";
 import { consoleLinkCommand } from "./cli/consoleLinkCommand.ts";
 import { migrateCommand } from "./cli/migrateCommand.ts";
@@ -54,11 +54,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
-      console.error(`Error: ${error.message}`);
+      console.error(`Error: ${printableLines(error.message)}`);
       return 2;
     }
-    if (error instanceof SchemaTooNewError || error instanceof BackupError || error instanceof DatabaseNotWritableError || error instanceof DatabaseFileError) {
-      console.error(`Error: ${error.message}`);
+    if (error instanceof SchemaTooNewError || error instanceof BackupError || error instanceof DatabaseNotWritableError || error instanceof RefusedError || error instanceof DatabaseFileError) {
+      console.error(`Error: ${printableLines(error.message)}`);
       return 1;
     }
     throw error;

@@ -1,4 +1,5 @@
 import { AuthFailureThrottle } from "./auth/authFailureThrottle.ts";
+import { DEFAULT_KEY_LIMITS, type KeyLimits } from "./auth/keyVocabulary.ts";
 import type { RateLimiter } from "./auth/rateLimiter.ts";
 import { InMemoryRateLimiter } from "./auth/rateLimiter.ts";
 import { CacheRegistry } from "./cache/cacheRegistry.ts";
@@ -35,6 +36,8 @@ export interface Services extends WorkspaceStorePorts {
   /** Every cache keyed by outside input, for /metrics and the memory-bounds test. */
   caches: CacheRegistry;
   authFailures: AuthFailureThrottle;
+  /** What a workspace may give itself through the API: how many keys, how high a limit. */
+  keyLimits: KeyLimits;
   /** Whether the process has begun to stop (read by /readyz). */
   drain: DrainState;
   log: Logger;
@@ -79,6 +82,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     rateLimiter,
     caches,
     authFailures: new AuthFailureThrottle(),
+    keyLimits: DEFAULT_KEY_LIMITS,
     storage,
     drain: new DrainState(),
     log,

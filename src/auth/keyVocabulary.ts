@@ -19,6 +19,19 @@ export const EMBED_SCOPES: readonly Scope[] = ["brokers:read", "reviews:read", "
 export const DEFAULT_KEY_RATE_LIMIT = 100;
 export const MAX_KEY_RATE_LIMIT = 1_000_000;
 export const MAX_KEY_NAME_LENGTH = 100;
+
+/**
+ * What a workspace may give itself through the API and the console (the operator's CLI is
+ * bound only by the maximum of keys): see the README's "API keys, workspaces, scopes and rate
+ * limits". Set by MAX_KEYS_PER_WORKSPACE and KEY_RATE_LIMIT_CEILING.
+ */
+export interface KeyLimits {
+  /** Live keys (neither revoked nor expired; a rolled key in its grace counts) a workspace may hold. */
+  maxKeysPerWorkspace: number;
+  /** The highest requests per minute a key made through the API or the console may get. */
+  rateLimitCeiling: number;
+}
+export const DEFAULT_KEY_LIMITS: KeyLimits = { maxKeysPerWorkspace: 100, rateLimitCeiling: 10_000 };
 export const MAX_ORIGINS = 20;
 
 /** How long an old key keeps working after a roll. */

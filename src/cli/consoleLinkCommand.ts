@@ -1,5 +1,5 @@
-import { trimChar } from "../domain/text.ts";
-import { parseCommandArgs, UsageError } from "./cliSupport.ts";
+import { escapeControls, trimChar } from "../domain/text.ts";
+import { parseCommandArgs, plainFlag, printJson, UsageError } from "./cliSupport.ts";
 import { DATABASE_FLAGS, DATABASE_FLAGS_HELP, openWorkspaceStores } from "./workspaceStores.ts";
 
 export const CONSOLE_LINK_HELP = `Usage:
@@ -21,7 +21,7 @@ export async function consoleLinkCommand(args: string[], env: Record<string, str
     "console-link",
   );
   if (values.help) return console.log(CONSOLE_LINK_HELP);
-  const name = values.workspace?.trim();
+  const name = plainFlag(values.workspace, "workspace")?.trim();
   if (!name) throw new UsageError("--workspace NAME is required.\nRun 'console-link --help' for usage.");
   const base = baseUrl(values.url, env);
 
@@ -31,14 +31,14 @@ export async function consoleLinkCommand(args: string[], env: Record<string, str
       const workspace = await keys.workspaceByName(name);
       if (!workspace) throw new UsageError(`No workspace is named ${JSON.stringify(name)}.`);
       const ended = await consoleSessions.endAll(workspace.id, now);
-      if (values.json) return console.log(JSON.stringify({ workspace: workspace.name, endedSessions: ended }));
-      return console.log(`Ended ${ended} console session${ended === 1 ? "" : "s"} of workspace ${workspace.name}.`);
+      if (values.json) return printJson({ workspace: workspace.name, endedSessions: ended });
+      return console.log(`Ended ${ended} console session${ended === 1 ? "" : "s"} of workspace ${escapeControls(workspace.name)}.`);
     }
     const workspace = await keys.ensureWorkspace(name, now);
     const { token, expiresAt } = await consoleLinks.create(workspace.id, now);
     const url = `${base}/console/sign-in?token=${token}`;
-    if (values.json) return console.log(JSON.stringify({ url, workspace: workspace.name, expiresAt: new Date(expiresAt).toISOString() }));
-    console.log(`Sign-in link for workspace ${workspace.name} (works once, until ${new Date(expiresAt).toISOString()}):\n\n  ${url}\n`);
+    if (values.json) return printJson({ url, workspace: workspace.name, expiresAt: new Date(expiresAt).toISOString() });
+    console.log(`Sign-in link for workspace ${escapeControls(workspace.name)} (works once, until ${new Date(expiresAt).toISOString()}):\n\n  ${url}\n`);
   } finally {
     await close();
   }

@@ -3,7 +3,9 @@ import { SCOPES, scopeSchema, type Scope } from "../auth/scopes.ts";
 import { parseDuration } from "../domain/duration.ts";
 import { normalizeOrigin } from "../domain/origin.ts";
 import type { KeyListing } from "../storage/keyStore.ts";
-import { parseCommandArgs, UsageError, wholeNumberFlag } from "./cliSupport.ts";
+import { SETTINGS } from "../config.ts";
+import { escapeControls } from "../domain/text.ts";
+import { parseCommandArgs, plainFlag, printJson, RefusedError, UsageError, wholeNumberFlag } from "./cliSupport.ts";
 import { DATABASE_FLAGS, DATABASE_FLAGS_HELP, openWorkspaceStores } from "./workspaceStores.ts";
 
 export const KEYS_HELP = `Usage:
@@ -21,6 +23,8 @@ create   Makes a key and prints it once; only its SHA-256 hash is stored.
          --expires-in  a duration: 90m, 12h, 30d, 2w, 1y (default: never)
          --origins     browser origins; makes a browser-safe embed key that works only on
                        /api/v1/embed/* from those origins
+         A workspace holds at most MAX_KEYS_PER_WORKSPACE live keys (default 100); the
+         operator's CLI is bound by it too: run with a higher value to go past it.
 list     Shows every key without the secret (id, workspace, name, prefix, scopes, state).
 revoke   Revokes a key at once; requests with it get 401.`;
 
@@ -49,7 +53,8 @@ async function createKey(args: string[], env: Record<string, string | undefined>
     "keys create",
   );
   if (values.help) return console.log(KEYS_HELP);
-  const workspace = values.workspace?.trim();
+  const workspace = plainFlag(values.workspace, "workspace")?.trim();
+  const name = plainFlag(values.name, "name");
   if (!workspace) throw new UsageError("--workspace NAME is required.\nRun 'keys --help' for usage.");
   const scopes = parseScopes(values.scopes);
   const rateLimitPerMinute = wholeNumberFlag(values["rate-limit"], "rate-limit", 1, 1_000_000);
@@ -61,16 +66,20 @@ async function createKey(args: string[], env: Record<string, string | undefined>
   }
   const origins = parseOrigins(values.origins);
 
+  const maxKeys = maxKeysPerWorkspace(env);
   const { keys, close } = await openWorkspaceStores(values, env);
   try {
-    const { key, record } = await keys.create(
-      { workspace, name: values.name, scopes, rateLimitPerMinute, expiresAt, origins },
-      now,
-    );
+    const made = await keys.createBounded(await keys.ensureWorkspace(workspace, now), { name, scopes, rateLimitPerMinute, expiresAt, origins }, now, maxKeys);
+    if ("refused" in made) {
+      throw new RefusedError(
+        `Workspace ${escapeControls(JSON.stringify(workspace))} already has ${maxKeys} live keys (MAX_KEYS_PER_WORKSPACE): revoke one first (keys list, keys revoke <id>), or run this command with a higher MAX_KEYS_PER_WORKSPACE to go past it once.`,
+      );
+    }
+    const { key, record } = made;
     if (values.json) {
-      console.log(JSON.stringify({ ...describe(record, now), key }));
+      printJson({ ...describe(record, now), key });
     } else {
-      console.log(`Created ${record.id} in workspace ${record.workspaceName} (${record.scopes.join(" ")}).`);
+      console.log(`Created ${record.id} in workspace ${escapeControls(record.workspaceName)} (${record.scopes.join(" ")}).`);
       console.log(`Key (shown once, store it now): ${key}`);
     }
   } finally {
@@ -84,14 +93,12 @@ async function listKeys(args: string[], env: Record<string, string | undefined>,
   const { keys, close } = await openWorkspaceStores(values, env);
   try {
     const listed = (await keys.list()).map((k) => describe(k, now));
-    if (values.json) return console.log(JSON.stringify(listed));
+    if (values.json) return printJson(listed);
     if (listed.length === 0) return console.log("No keys. Create one with: keys create --workspace NAME");
     for (const k of listed) {
-      console.log(
-        [k.id, k.workspace, k.name, `${k.prefix}…`, k.status, k.scopes.join(","), `${k.rateLimitPerMinute}/min`, k.origins ? `origins=${k.origins.join(",")}` : ""]
-          .filter(Boolean)
-          .join("  "),
-      );
+      // Every field as stored, escaped: a name written before names were checked cannot drive the terminal.
+      const fields = [k.id, k.workspace, k.name, `${k.prefix}…`, k.status, k.scopes.join(","), `${k.rateLimitPerMinute}/min`, k.origins ? `origins=${k.origins.join(",")}` : ""];
+      console.log(escapeControls(fields.filter(Boolean).join("  ")));
     }
   } finally {
     await close();
@@ -110,6 +117,13 @@ async function revokeKey(args: string[], env: Record<string, string | undefined>
   } finally {
     await close();
   }
+}
+
+/** The maximum of live keys per workspace, read from MAX_KEYS_PER_WORKSPACE as serve reads it. */
+function maxKeysPerWorkspace(env: Record<string, string | undefined>): number {
+  const parsed = SETTINGS.maxKeysPerWorkspace.schema.safeParse(env.MAX_KEYS_PER_WORKSPACE || undefined);
+  if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => i.message).join("\n"));
+  return parsed.data;
 }
 
 function parseScopes(text: string | undefined): Scope[] | undefined {

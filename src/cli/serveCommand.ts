@@ -32,6 +32,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     redisUrl: config.redisUrl,
     databaseUrl: config.databaseUrl,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
+    keyLimits: { maxKeysPerWorkspace: config.maxKeysPerWorkspace, rateLimitCeiling: config.keyRateLimitCeiling },
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {

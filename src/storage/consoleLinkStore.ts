@@ -26,17 +26,13 @@ export class ConsoleLinkStore {
 
   /**
    * Spends the link and returns its workspace, or undefined when it is unknown, used or expired.
-   * One UPDATE … RETURNING: two tabs opening the same link cannot both win.
+   * A read first, so a flood of bad guesses never takes the write lock; then one UPDATE …
+   * RETURNING with the same conditions: two tabs pressing the same link cannot both win.
    */
   async redeem(token: string, now: number): Promise<string | undefined> {
-    const row = await this.writes.write(() =>
-      this.db
-        .update(consoleLinks)
-        .set({ usedAt: now })
-        .where(and(eq(consoleLinks.tokenHash, hashSecret(token)), isNull(consoleLinks.usedAt), gt(consoleLinks.expiresAt, now)))
-        .returning({ workspaceId: consoleLinks.workspaceId })
-        .get(),
-    );
+    const usable = and(eq(consoleLinks.tokenHash, hashSecret(token)), isNull(consoleLinks.usedAt), gt(consoleLinks.expiresAt, now));
+    if (!this.db.select({ tokenHash: consoleLinks.tokenHash }).from(consoleLinks).where(usable).get()) return undefined;
+    const row = await this.writes.write(() => this.db.update(consoleLinks).set({ usedAt: now }).where(usable).returning({ workspaceId: consoleLinks.workspaceId }).get());
     return row?.workspaceId;
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lt, or, sql, type Column } from "drizzle-orm";
 import { apiKeys, workspaces } from "../../db/schema.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../auth/apiKeyFormat.ts";
 import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../auth/keyVocabulary.ts";
@@ -48,6 +48,7 @@ export function newKey(workspace: Workspace, input: Omit<NewKey, "workspace">, n
     revokedAt: null,
     createdAt: now,
     lastUsedAt: null,
+    replacedBy: null,
   };
   return { key, record };
 }
@@ -58,9 +59,47 @@ export function listingOf(record: StoredKey, workspace: Workspace): KeyListing {
   return { ...listing, workspaceName: workspace.name };
 }
 
+/** A key just made: its only full copy, and its listing. */
+export type CreatedKey = { key: string; record: KeyListing };
+
+/**
+ * Why a bounded write was refused, as a value for the caller to word: the workspace already
+ * has its maximum of live keys, or the key to roll is no longer live and unrolled (revoked,
+ * expired, or rolled already — perhaps by a concurrent roll a moment earlier).
+ */
+export type KeyWriteRefusal = { refused: "workspace-full"; live: number } | { refused: "not-rollable" };
+
+/** A roll's outcome: the successor and the key it replaced, as they are now. */
+export type RolledKey = CreatedKey & { previous: KeyListing };
+
+/** The settings a successor copies from the key it replaces (its expiry included, as it was before the roll). */
+export function successorOf(old: StoredKey): Omit<NewKey, "workspace"> {
+  return { name: old.name, scopes: old.scopes as Scope[], rateLimitPerMinute: old.rateLimitPerMinute, expiresAt: old.expiresAt, origins: old.origins };
+}
+
+/** What a roll writes on the old key: revoked at once (grace 0), else expiring when the grace ends, an earlier expiry kept. */
+export function rollEnd(old: StoredKey, graceMs: number, now: number): { revokedAt: number } | { expiresAt: number } {
+  if (graceMs === 0) return { revokedAt: now };
+  const end = now + graceMs;
+  return { expiresAt: old.expiresAt === null ? end : Math.min(old.expiresAt, end) };
+}
+
 /** A candidate workspace row for ensureWorkspace (kept only if the name is new). */
 export function newWorkspace(name: string, now: number): Workspace {
   return { id: `ws_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, name, createdAt: now };
+}
+
+/** The api_keys columns the predicates below read, of either dialect's table. */
+type KeyColumns = { revokedAt: Column; expiresAt: Column; replacedBy: Column };
+
+/** A key that still works at `now`: not revoked, not expired (both dialects' queries use this). */
+export function live(keys: KeyColumns, now: number) {
+  return and(isNull(keys.revokedAt), or(isNull(keys.expiresAt), gt(keys.expiresAt, now)));
+}
+
+/** A live key that no roll has replaced yet: the only kind a roll may replace. */
+export function rollable(keys: KeyColumns, now: number) {
+  return and(live(keys, now), isNull(keys.replacedBy));
 }
 
 /** API keys and the workspaces they belong to. Only SHA-256 hashes of keys are stored. */
@@ -117,6 +156,62 @@ export class KeyStore {
   }
 
   /**
+   * Creates a key unless the workspace already has `maxLive` live keys (revoked and expired ones
+   * do not count, keys in a roll's grace do). Count and insert are one write of the group commit,
+   * whose transaction takes the write lock first (BEGIN IMMEDIATE): a second process (the CLI,
+   * another request) cannot slip a key in between. It may run twice (see GroupCommit): only the
+   * run that committed is returned.
+   */
+  async createBounded(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number, maxLive: number): Promise<CreatedKey | KeyWriteRefusal> {
+    const made = await this.writes.write((): CreatedKey | KeyWriteRefusal => {
+        const live = this.liveCount(workspace.id, now);
+        if (live >= maxLive) return { refused: "workspace-full", live };
+        const fresh = newKey(workspace, input, now);
+        this.db.insert(apiKeys).values(fresh.record).run();
+        return { key: fresh.key, record: listingOf(fresh.record, workspace) };
+    });
+    if ("key" in made) this.version.invalidate();
+    return made;
+  }
+
+  /**
+   * Replaces a live key with a new one of its settings, at most once: the old key is marked
+   * replaced_by in the same write (one IMMEDIATE transaction) as the successor's insert, by an UPDATE that
+   * matches only a live key not rolled yet. Of concurrent rolls exactly one makes a successor.
+   * A roll with a grace adds a live key for its length, so it needs room under `maxLive`;
+   * grace 0 replaces one live key with another and always fits.
+   */
+  async roll(id: string, workspace: Workspace, graceMs: number, now: number, maxLive: number): Promise<RolledKey | KeyWriteRefusal> {
+    const rolled = await this.writes.write((): RolledKey | KeyWriteRefusal => {
+        const old = this.db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspace.id))).get();
+        if (!old) return { refused: "not-rollable" };
+        if (graceMs > 0) {
+          const live = this.liveCount(workspace.id, now);
+          if (live >= maxLive) return { refused: "workspace-full", live };
+        }
+        const fresh = newKey(workspace, successorOf(old), now);
+        const marked = this.db
+          .update(apiKeys)
+          .set({ replacedBy: fresh.record.id, ...rollEnd(old, graceMs, now) })
+          .where(and(eq(apiKeys.id, id), rollable(apiKeys, now)))
+          .returning({ id: apiKeys.id })
+          .all();
+        if (marked.length === 0) return { refused: "not-rollable" };
+        this.db.insert(apiKeys).values(fresh.record).run();
+        const previous = this.findIn(id, workspace.id);
+        if (!previous) throw new Error(`key ${id} vanished inside its own roll`);
+        return { key: fresh.key, record: listingOf(fresh.record, workspace), previous };
+    });
+    if ("key" in rolled) this.version.invalidate();
+    return rolled;
+  }
+
+  /** The workspace's live keys: neither revoked nor expired (keys in a roll's grace are live). */
+  private liveCount(workspaceId: string, now: number): number {
+    return this.db.select({ n: sql<number>`count(*)` }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), live(apiKeys, now))).get()?.n ?? 0;
+  }
+
+  /**
    * The key with this hash, from the cache while no key has changed anywhere: a revocation, an
    * expiry, a new scope list or limit in any process moves keys_version, which empties the cache
    * before the next lookup. (The version is read first: a change racing the lookup is seen next turn.)
@@ -167,6 +262,7 @@ export class KeyStore {
         revokedAt: apiKeys.revokedAt,
         createdAt: apiKeys.createdAt,
         lastUsedAt: apiKeys.lastUsedAt,
+        replacedBy: apiKeys.replacedBy,
       })
       .from(apiKeys)
       .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
@@ -214,18 +310,6 @@ export class KeyStore {
   /** A key of this workspace (another workspace's key is not found, like an unknown id). */
   findIn(id: string, workspaceId: string): KeyListing | undefined {
     return this.listing().where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId))).get();
-  }
-
-  /** Sets a live key to stop at `at` (a roll's grace period); an earlier expiry is kept. */
-  async expireBy(id: string, at: number): Promise<void> {
-    await this.writes.write(() =>
-      this.db
-        .update(apiKeys)
-        .set({ expiresAt: sql`min(coalesce(${apiKeys.expiresAt}, ${at}), ${at})` })
-        .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-        .run(),
-    );
-    this.version.invalidate();
   }
 
   count(): number {

@@ -41,7 +41,8 @@ export type KeyStorePort = Pick<KeyStore, "caches" | "recordUse"> &
     | "workspaceByName"
     | "listIn"
     | "findIn"
-    | "expireBy"
+    | "createBounded"
+    | "roll"
     | "count"
     | "ensureWorkspace"
   >;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { consoleLinkCommand } from "../../src/cli/consoleLinkCommand.ts";
 import { createLogger } from "../../src/log.ts";
-import { consoleRequest, cookieOf, signIn, signInPath } from "../support/console.ts";
+import { consoleRequest, cookieOf, pressSignIn, signIn, signInPath } from "../support/console.ts";
 import { eventually } from "../support/eventually.ts";
 import { databaseFlags, startTestServer, type TestServer } from "../support/server.ts";
 
@@ -33,11 +33,11 @@ async function at<T>(time: number, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const sessionWorks = async (cookie: string) => (await server.request("/console/api/session", { headers: { Cookie: cookie } })).status === 200;
+const sessionWorks = async (cookie: string, on = server) => (await on.request("/console/api/session", { headers: { Cookie: cookie } })).status === 200;
 
 describe("sign-in links", () => {
   test("a link signs in once: 303 to a URL without the token and a strict, HttpOnly cookie for /console", async () => {
-    const response = await server.request(await signInPath(server, "acme"), { redirect: "manual" });
+    const response = await pressSignIn(server, await signInPath(server, "acme"));
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/console/keys");
     const setCookie = response.headers.get("set-cookie")!;
@@ -50,8 +50,8 @@ describe("sign-in links", () => {
 
   test("the same link a second time is refused and starts nothing", async () => {
     const path = await signInPath(server, "acme");
-    expect((await server.request(path, { redirect: "manual" })).status).toBe(303);
-    const again = await server.request(path, { redirect: "manual" });
+    expect((await pressSignIn(server, path)).status).toBe(303);
+    const again = await pressSignIn(server, path);
     expect(again.status).toBe(401);
     expect(again.headers.get("set-cookie")).toBeNull();
     expect(await again.text()).toContain("console-link");
@@ -61,14 +61,14 @@ describe("sign-in links", () => {
     const now = Date.now();
     const stale = await signInPath(server, "acme", now - 15 * 60_000 - 1);
     const fresh = await signInPath(server, "acme", now - 14 * 60_000);
-    expect((await server.request(stale, { redirect: "manual" })).status).toBe(401);
-    expect((await server.request(fresh, { redirect: "manual" })).status).toBe(303);
+    expect((await pressSignIn(server, stale)).status).toBe(401);
+    expect((await pressSignIn(server, fresh)).status).toBe(303);
   });
 
   test("bad tokens are logged with the address, never the token", async () => {
     logLines.length = 0;
     const token = "A".repeat(43);
-    expect((await server.request(`/console/sign-in?token=${token}`, { redirect: "manual" })).status).toBe(401);
+    expect((await pressSignIn(server, `/console/sign-in?token=${token}`)).status).toBe(401);
     const refusal = logLines.find((line) => line.includes("console sign-in refused"));
     expect(refusal).toBeDefined();
     expect(JSON.parse(refusal!).address).toBe("127.0.0.1");
@@ -227,7 +227,7 @@ describe("restart and deployment", () => {
   test("with an https PUBLIC_URL the cookie is Secure", async () => {
     const secure = await startTestServer({ demo: false, app: { publicUrl: "https://brokers.example.ca" } });
     try {
-      const response = await secure.request(await signInPath(secure, "acme"), { redirect: "manual" });
+      const response = await pressSignIn(secure, await signInPath(secure, "acme"), { Origin: "https://brokers.example.ca" });
       expect(response.headers.get("set-cookie")).toContain("; Secure");
     } finally {
       await secure.close();
@@ -236,18 +236,57 @@ describe("restart and deployment", () => {
 });
 
 describe("sign-in throttling", () => {
-  test("after 10 bad links from one address it must wait (429 with Retry-After), even with a good link", async () => {
+  test("after 10 bad links from one address, bad ones get 429 with Retry-After, and a good link still signs in (issue 25 item 10)", async () => {
     const throttled = await startTestServer({ demo: false });
     try {
       for (let i = 0; i < 10; i++) {
-        expect((await throttled.request(`/console/sign-in?token=bad${i}`, { redirect: "manual" })).status).toBe(401);
+        expect((await pressSignIn(throttled, `/console/sign-in?token=${String(i).repeat(43)}`)).status).toBe(401);
       }
-      const blocked = await throttled.request(await signInPath(throttled, "acme"), { redirect: "manual" });
+      const blocked = await pressSignIn(throttled, `/console/sign-in?token=${"x".repeat(43)}`);
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(blocked.headers.get("set-cookie")).toBeNull();
+      const good = await pressSignIn(throttled, await signInPath(throttled, "acme"));
+      expect(good.status).toBe(303);
+      expect(await sessionWorks(cookieOf(good)!, throttled)).toBe(true);
     } finally {
       await throttled.close();
     }
+  });
+});
+
+describe("opening a link spends nothing; only its button, pressed on this site, signs in (issue 25 item 10)", () => {
+  test("GET shows one button that POSTs the token here; a prefetcher opening it twice leaves it usable", async () => {
+    const path = await signInPath(server, "acme");
+    for (let i = 0; i < 2; i++) {
+      const page = await server.request(path, { redirect: "manual", headers: { "Sec-Fetch-Site": "cross-site" } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get("set-cookie")).toBeNull();
+      const html = await page.text();
+      expect(html).toContain('<form method="post" action="/console/sign-in">');
+      expect(html).toContain(`value="${new URL(path, server.url).searchParams.get("token")}"`);
+    }
+    expect((await pressSignIn(server, path)).status).toBe(303);
+  });
+
+  const crossSite: [string, Record<string, string>][] = [
+    ["from another site (login CSRF)", { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }],
+    ["with Sec-Fetch-Site: cross-site", { "Sec-Fetch-Site": "cross-site" }],
+    ["with Sec-Fetch-Site: same-site", { "Sec-Fetch-Site": "same-site" }],
+    ["without an Origin", { Origin: "" }],
+  ];
+  for (const [what, headers] of crossSite) {
+    test(`a press ${what} is refused (403), signs nobody in and leaves the link usable`, async () => {
+      const path = await signInPath(server, "acme");
+      const refused = await pressSignIn(server, path, headers);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get("set-cookie")).toBeNull();
+      expect((await pressSignIn(server, path)).status).toBe(303);
+    });
+  }
+
+  test("other methods are 405 with Allow", async () => {
+    const response = await server.request(await signInPath(server, "acme"), { method: "PUT" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD, POST");
   });
 });

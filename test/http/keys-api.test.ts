@@ -13,7 +13,8 @@ let otherManager: string;
 
 beforeAll(async () => {
   server = await startTestServer({ demo: false });
-  manager = await server.createKey({ workspace: "acme", scopes: ["keys:manage", "brokers:read", "leads:read", "leads:write", "quotes:write", "reviews:read"] });
+  // 1,000/min: a key can only give a rate limit up to its own, and these tests give up to 600.
+  manager = await server.createKey({ workspace: "acme", scopes: ["keys:manage", "brokers:read", "leads:read", "leads:write", "quotes:write", "reviews:read"], rateLimitPerMinute: 1_000 });
   otherManager = await server.createKey({ workspace: "globex", scopes: ["keys:manage", "brokers:read"] });
 });
 afterAll(() => server.close());

@@ -77,20 +77,33 @@ describe("PgKeyStore", () => {
     }
   });
 
-  test("expireBy (a roll's grace) keeps an earlier expiry and skips revoked keys; revokeNamed revokes only live keys of that name", async () => {
+  test("roll (a grace) keeps an earlier expiry, rolls a key once, skips revoked keys; revokeNamed revokes only live keys of that name", async () => {
     const keys = running.stores.keys;
     const a = await keys.create({ workspace: "roll", name: "svc", expiresAt: 50_000 }, 1_000);
     const b = await keys.create({ workspace: "roll", name: "svc" }, 1_000);
     const c = await keys.create({ workspace: "roll", name: "other" }, 1_000);
-    await keys.expireBy(a.record.id, 90_000);
-    await keys.expireBy(b.record.id, 90_000);
-    expect((await keys.findIn(a.record.id, a.record.workspaceId))?.expiresAt).toBe(50_000);
-    expect((await keys.findIn(b.record.id, b.record.workspaceId))?.expiresAt).toBe(90_000);
+    const workspace = (await keys.workspaceByName("roll"))!;
+    const rolledA = await keys.roll(a.record.id, workspace, 89_000, 1_000, 100);
+    const rolledB = await keys.roll(b.record.id, workspace, 89_000, 1_000, 100);
+    if ("refused" in rolledA || "refused" in rolledB) throw new Error("a live key was not rolled");
+    expect(rolledA.previous.expiresAt).toBe(50_000);
+    expect(rolledA.record.expiresAt).toBe(50_000); // the successor keeps the original expiry
+    expect(rolledB.previous).toMatchObject({ expiresAt: 90_000, replacedBy: rolledB.record.id });
+    expect(rolledB.record.expiresAt).toBeNull();
     expect((await keys.findByHash(hashApiKey(b.key)))?.expiresAt).toBe(90_000); // seen at once here
+    expect(await keys.roll(b.record.id, workspace, 89_000, 2_000, 100)).toEqual({ refused: "not-rollable" });
+    await keys.revoke(rolledA.record.id, 3_000);
+    await keys.revoke(rolledB.record.id, 3_000);
     await keys.revokeNamed("roll", "svc", 7_000);
     await keys.revokeNamed("no-such-workspace", "svc", 7_000);
     const listed = await keys.listIn(a.record.workspaceId);
-    expect(Object.fromEntries(listed.map((k) => [k.id, k.revokedAt]))).toEqual({ [a.record.id]: 7_000, [b.record.id]: 7_000, [c.record.id]: null });
+    expect(Object.fromEntries(listed.map((k) => [k.id, k.revokedAt]))).toEqual({
+      [a.record.id]: 7_000,
+      [b.record.id]: 7_000,
+      [c.record.id]: null,
+      [rolledA.record.id]: 3_000,
+      [rolledB.record.id]: 3_000,
+    });
   });
 
   test("ensureWorkspace is race-safe: ten at once make one workspace", async () => {

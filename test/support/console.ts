@@ -21,9 +21,26 @@ export function cookieOf(response: Response): string | undefined {
   return response.headers.get("set-cookie")?.split(";")[0];
 }
 
-/** Signs in to the workspace's console through the real link and reads the session's CSRF token. */
+/**
+ * Presses the sign-in button of a link page, as the browser sends it: a form POST of the token
+ * from this origin (opening the link itself spends nothing). A header given as "" is left out.
+ */
+export async function pressSignIn(server: TestServer, path: string, headers: Record<string, string> = {}): Promise<Response> {
+  const token = new URL(path, server.url).searchParams.get("token") ?? "";
+  const merged = { Origin: server.url, "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded", ...headers };
+  return server.request("/console/sign-in", {
+    method: "POST",
+    redirect: "manual",
+    headers: Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== "")),
+    body: new URLSearchParams({ token }).toString(),
+  });
+}
+
+/** Signs in to the workspace's console through the real link and its button, and reads the session's CSRF token. */
 export async function signIn(server: TestServer, workspace: string, headers: Record<string, string> = {}): Promise<ConsoleSession> {
-  const response = await server.request(await signInPath(server, workspace), { redirect: "manual", headers });
+  const path = await signInPath(server, workspace);
+  expect((await server.request(path, { headers })).status).toBe(200);
+  const response = await pressSignIn(server, path, headers);
   expect(response.status).toBe(303);
   const cookie = cookieOf(response)!;
   expect(cookie).toMatch(/^bd_console=[A-Za-z0-9_-]{43}$/);

@@ -49,6 +49,15 @@ describe("a log line's values", () => {
     for (const value of values) expect(loggedField(value)).toBe(expected(value));
   });
 
+  test("no control character reaches the line raw: C0 (JSON's escapes), C1 and bidi controls as \\u escapes, read back as sent", () => {
+    const hostile = "\u001b[2K\u001b[1Arow\u009b2J\u001b]52;c;aGk=\u0007 \u202eevil\u2066 \u007f";
+    const quoted = loggedField(hostile);
+    expect(quoted).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(quoted).toContain("\\u009b");
+    expect(quoted).toContain("\\u202e");
+    expect(JSON.parse(quoted)).toBe(hostile);
+  });
+
   test("a key or an address never reaches the line", () => {
     expect(loggedField("id brk_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefg")).not.toContain("ABCDEFGH");
     expect(loggedField("from ann@example.org")).not.toContain("ann@example.org");

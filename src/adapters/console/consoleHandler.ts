@@ -10,18 +10,26 @@ import { csvResponse } from "../http/csvResponse.ts";
 import { errorResponse, jsonResponse } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readOnlyRefusal } from "../http/methodRefusal.ts";
+import { readBodyBytes } from "../http/readBodyBytes.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { TargetUrl } from "../http/splitUrl.ts";
 import { compilePaths, matchPath } from "../rest/pathMatcher.ts";
 import { consoleScriptHandler } from "./consoleScript.ts";
-import { withConsoleHeaders } from "./consoleHeaders.ts";
-import { badLinkPage, htmlResponse, pageLanguage, shellPage, signInHelpPage, tooManyAttemptsPage } from "./consolePages.ts";
+import { SIGN_IN_REFERRER_POLICY, withConsoleHeaders } from "./consoleHeaders.ts";
+import { badLinkPage, crossSitePage, htmlResponse, pageLanguage, shellPage, signInButtonPage, signInHelpPage, tooManyAttemptsPage } from "./consolePages.ts";
 import { consoleRoutes } from "./consoleRoutes.ts";
 import { clearedSessionCookie, sessionCookie, sessionSecretOf } from "./sessionCookie.ts";
 
-/** Bad sign-in links allowed per client address in 15 minutes, before it must wait. */
+/**
+ * Bad sign-in links allowed per client address in 15 minutes; past them a bad link answers 429
+ * (Retry-After) instead of 401. A good link is always checked first and always works: the
+ * throttle slows guessing (hopeless anyway against 256-bit tokens) without locking out the
+ * person who holds the right link, e.g. behind a proxy that gives everyone one address.
+ */
 const SIGN_IN_FAILURES = 10;
+/** A sign-in form carries one token (43 characters) and nothing else: a body past this is not ours. */
+const SIGN_IN_FORM_BYTES = 1024;
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
 /** Console API calls per session per minute (the console is a person clicking). */
 const SESSION_RATE_LIMIT = 600;
@@ -62,7 +70,7 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     }
     if (path === "/console/sign-in") {
       info.route = path;
-      return signIn(request, url, clientAddress);
+      return signIn(request, url, info, clientAddress);
     }
     if (path.startsWith("/console/api/")) return callApi(request, url, info);
     info.route = "/console/*";
@@ -81,15 +89,28 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     return session && { ...session, secret };
   }
 
-  async function signIn(request: Request, url: TargetUrl, clientAddress: string): Promise<Response> {
+  /**
+   * Opening the link (GET) spends nothing: it shows one button that POSTs the token back from
+   * this origin, so a mail scanner that prefetches the link leaves it usable, and another site
+   * cannot sign a browser in to the attacker's workspace (login CSRF) with a link or a form.
+   */
+  async function signIn(request: Request, url: TargetUrl, info: RequestInfo, clientAddress: string): Promise<Response> {
     const lang = pageLanguage(request);
-    if (request.method !== "GET") return errorResponse(405, "Open the sign-in link with GET.", { Allow: "GET" });
+    if (request.method === "GET" || request.method === "HEAD") {
+      const token = url.searchParams.get("token") ?? "";
+      if (!looksLikeSecret(token)) return htmlResponse(badLinkPage(lang), 401);
+      return htmlResponse(signInButtonPage(lang, token), 200, { "Referrer-Policy": SIGN_IN_REFERRER_POLICY });
+    }
+    if (request.method !== "POST") return errorResponse(405, "Open the sign-in link, then press its button.", { Allow: "GET, HEAD, POST" });
+    const refusal = originRefusal(request, new URL(info.baseUrl).origin);
+    if (refusal) return htmlResponse(crossSitePage(lang), 403);
+    const token = await formToken(request);
     const now = services.now();
-    const wait = signInFailures.retryAfterSeconds(clientAddress, now);
-    if (wait > 0) return htmlResponse(tooManyAttemptsPage(lang, wait), 429, { "Retry-After": String(wait) });
-    const token = url.searchParams.get("token") ?? "";
-    const workspaceId = looksLikeSecret(token) ? await services.consoleLinks.redeem(token, now) : undefined;
+    const workspaceId = token && looksLikeSecret(token) ? await services.consoleLinks.redeem(token, now) : undefined;
     if (!workspaceId) {
+      // Past its allowance an address is told to wait (and not logged again for each guess).
+      const wait = signInFailures.retryAfterSeconds(clientAddress, now);
+      if (wait > 0) return htmlResponse(tooManyAttemptsPage(lang, wait), 429, { "Retry-After": String(wait) });
       signInFailures.recordFailure(clientAddress, now);
       // The address, never the token: a log reader must not be able to use a live link.
       services.log.warn("console sign-in refused: unknown, used or expired link", { address: clientAddress });
@@ -158,6 +179,26 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
   }
 }
 
+/**
+ * Why a POST does not come from a page of this origin, or undefined when it does. Browsers send
+ * Origin on every POST; Sec-Fetch-Site, when sent, must agree (a cross-site form says so).
+ */
+function originRefusal(request: Request, ownOrigin: string): string | undefined {
+  const origin = request.headers.get("origin");
+  if (origin !== ownOrigin) return `Refused: a console change must come from ${ownOrigin} (Origin was ${origin ? JSON.stringify(origin.slice(0, 100)) : "absent"}).`;
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin") return `Refused: a console change must come from ${ownOrigin} (Sec-Fetch-Site was ${JSON.stringify(site.slice(0, 40))}).`;
+  return undefined;
+}
+
+/** The token of the sign-in button's form (application/x-www-form-urlencoded), or undefined. */
+async function formToken(request: Request): Promise<string | undefined> {
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) return undefined;
+  const bytes = await readBodyBytes(request, SIGN_IN_FORM_BYTES);
+  if (bytes === "too-large") return undefined;
+  return new URLSearchParams(new TextDecoder().decode(bytes)).get("token") ?? undefined;
+}
+
 /** The session's own endpoints, beside the procedure routes. */
 const SESSION_PATHS = new Set(["/console/api/session", "/console/api/sign-out"]);
 
@@ -167,8 +208,8 @@ const SESSION_PATHS = new Set(["/console/api/session", "/console/api/sign-out"])
  * Origin check stops a page of ours that was tricked into sending one from elsewhere.
  */
 function csrfRefusal(request: Request, secret: string, ownOrigin: string): string | undefined {
-  const origin = request.headers.get("origin");
-  if (origin !== ownOrigin) return `Refused: a console change must come from ${ownOrigin} (Origin was ${origin ? JSON.stringify(origin.slice(0, 100)) : "absent"}).`;
+  const refusal = originRefusal(request, ownOrigin);
+  if (refusal) return refusal;
   const token = request.headers.get("x-csrf-token") ?? "";
   if (!sameSecret(token, csrfTokenFor(secret))) return "Refused: missing or wrong X-CSRF-Token. Reload the console and try again.";
   return undefined;

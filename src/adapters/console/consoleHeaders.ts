@@ -36,8 +36,18 @@ export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
-/** Adds the console's headers to a response (its own Cache-Control included). */
+/**
+ * The sign-in button's page: its form must carry our Origin (under no-referrer a browser sends
+ * `Origin: null` with a form POST), and strict-origin still never sends the page's URL, which
+ * holds the token, anywhere: only the origin, and only over https to https.
+ */
+export const SIGN_IN_REFERRER_POLICY = "strict-origin";
+
+/** Adds the console's headers to a response (its own Cache-Control included); a page that set its own Referrer-Policy keeps it. */
 export function withConsoleHeaders(response: Response): Response {
-  for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) {
+    if (name === "Referrer-Policy" && response.headers.has(name)) continue;
+    response.headers.set(name, value);
+  }
   return response;
 }

@@ -22,6 +22,11 @@ const TEXT = {
     tooManyTitle: "Too many sign-in attempts",
     tooMany: "Too many sign-in links that did not work came from your address. Wait {minutes} minutes, then try a new link.",
     noScript: "The console needs JavaScript.",
+    confirmTitle: "Sign in to the workspace console",
+    confirm: "Press the button to sign in. The link works once: it is spent when you press it, not when it is opened.",
+    confirmButton: "Sign in",
+    crossSiteTitle: "Sign-in refused",
+    crossSite: "A sign-in must be confirmed from this site's own page. Open the link again and press its button.",
   },
   fr: {
     title: "Console de l’espace de travail",
@@ -33,6 +38,11 @@ const TEXT = {
     tooManyTitle: "Trop de tentatives de connexion",
     tooMany: "Trop de liens invalides sont venus de votre adresse. Attendez {minutes} minutes, puis essayez un nouveau lien.",
     noScript: "La console a besoin de JavaScript.",
+    confirmTitle: "Connexion à la console de l’espace de travail",
+    confirm: "Appuyez sur le bouton pour vous connecter. Le lien fonctionne une fois : il est utilisé quand vous appuyez, pas quand il est ouvert.",
+    confirmButton: "Se connecter",
+    crossSiteTitle: "Connexion refusée",
+    crossSite: "Une connexion doit être confirmée depuis la page de ce site. Ouvrez de nouveau le lien et appuyez sur son bouton.",
   },
 } as const;
 
@@ -51,6 +61,21 @@ export function signInHelpPage(lang: Lang): string {
 export function badLinkPage(lang: Lang): string {
   const t = TEXT[lang];
   return page(lang, t.badLinkTitle, `<h1>${t.badLinkTitle}</h1><p>${t.badLink}</p>${COMMAND}`);
+}
+
+/** What opening a link shows: one button that POSTs its token from this origin (nothing is spent before). */
+export function signInButtonPage(lang: Lang, token: string): string {
+  const t = TEXT[lang];
+  return page(
+    lang,
+    t.confirmTitle,
+    `<h1>${t.confirmTitle}</h1><p>${t.confirm}</p><form method="post" action="/console/sign-in"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit">${t.confirmButton}</button></form>`,
+  );
+}
+
+export function crossSitePage(lang: Lang): string {
+  const t = TEXT[lang];
+  return page(lang, t.crossSiteTitle, `<h1>${t.crossSiteTitle}</h1><p>${t.crossSite}</p>`);
 }
 
 export function tooManyAttemptsPage(lang: Lang, retryAfterSeconds: number): string {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withoutControls } from "../plainText.ts";
 
 /**
  * The details a quote needs, one schema per insurance line the rating engine prices.
@@ -23,11 +24,13 @@ const wholeNumber = (min: number, max: number, what: string) =>
     .max(max, { error: `must be at most ${figure(max)} (${what})` });
 
 const name = (what: string) =>
-  z
-    .string({ error: requiredOr(`must be text (${what})`) })
-    .trim()
-    .min(1, { error: `must not be empty (${what})` })
-    .max(60, { error: `must be at most 60 characters (${what})` });
+  withoutControls(
+    z
+      .string({ error: requiredOr(`must be text (${what})`) })
+      .trim()
+      .min(1, { error: `must not be empty (${what})` })
+      .max(60, { error: `must be at most 60 characters (${what})` }),
+  );
 
 const deductible = z
   .union(DEDUCTIBLES.map((d) => z.literal(d)), { error: `must be one of ${DEDUCTIBLES.join(", ")}` })

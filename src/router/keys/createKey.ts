@@ -1,13 +1,17 @@
 import { TRPCError } from "@trpc/server";
+import { DEFAULT_KEY_RATE_LIMIT } from "../../auth/keyVocabulary.ts";
 import { invalidInput } from "../quotes/invalidInput.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { createdKeySchema, createKeyInput } from "./keySchemas.ts";
 import { toKeyView } from "./keyView.ts";
-import { assertCanGrant } from "./workspaceKey.ts";
+import { assertCanGrant, assertCanGrantRate, rateLimitCeilingFor, refusalError } from "./workspaceKey.ts";
 
 export { createKeyInput, createdKeySchema as createKeyOutput };
 
-/** Makes a key in the caller's workspace (within the caller's own scopes) and answers the full key, once. */
+/**
+ * Makes a key in the caller's workspace and answers the full key, once: within the caller's own
+ * scopes and rate limit, the operator's ceiling, and the workspace's maximum of live keys.
+ */
 export const createKey = scopedProcedure("keys:manage")
   .input(createKeyInput)
   .output(createdKeySchema)
@@ -16,12 +20,19 @@ export const createKey = scopedProcedure("keys:manage")
     assertCanGrant(ctx.principal.scopes, input.scopes);
     const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
     if (expiresAt !== null && expiresAt <= now) throw invalidInput([{ path: ["expiresAt"], message: "must be in the future" }]);
-    const workspace = await ctx.services.keys.workspaceById(ctx.principal.workspaceId);
+    const { keys, keyLimits } = ctx.services;
+    const ceiling = rateLimitCeilingFor(ctx.principal, keyLimits);
+    // Unnamed, the default limit, or the caller's own when that is lower (it cannot give more).
+    const rateLimitPerMinute = input.rateLimitPerMinute ?? Math.min(DEFAULT_KEY_RATE_LIMIT, ceiling);
+    assertCanGrantRate(rateLimitPerMinute, ceiling, ctx.principal.rateLimitPerMinute);
+    const workspace = await keys.workspaceById(ctx.principal.workspaceId);
     if (!workspace) throw new TRPCError({ code: "NOT_FOUND", message: "This workspace no longer exists." });
-    const { key, record } = await ctx.services.keys.createIn(
+    const made = await keys.createBounded(
       workspace,
-      { name: input.name, scopes: input.scopes, rateLimitPerMinute: input.rateLimitPerMinute, expiresAt, origins: input.origins ?? null },
+      { name: input.name, scopes: input.scopes, rateLimitPerMinute, expiresAt, origins: input.origins ?? null },
       now,
+      keyLimits.maxKeysPerWorkspace,
     );
-    return { key, data: toKeyView(record, now) };
+    if ("refused" in made) throw refusalError(made, keyLimits);
+    return { key: made.key, data: toKeyView(made.record, now) };
   });

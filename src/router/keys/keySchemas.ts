@@ -3,6 +3,7 @@ import { EMBED_SCOPES, scopeSchema } from "../../auth/scopes.ts";
 import { DEFAULT_KEY_RATE_LIMIT, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS } from "../../auth/keyVocabulary.ts";
 import { normalizeOrigin } from "../../domain/origin.ts";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
+import { withoutControls } from "../../domain/plainText.ts";
 import { objectExpected, requiredOr } from "../quotes/invalidInput.ts";
 
 export const keyId = z
@@ -23,18 +24,21 @@ const origin = z.string({ error: "must be text: an origin such as https://www.ex
 
 /** What a key is: its settings, never its secret. Shared by create, list, revoke and roll. */
 export const keySettingsInput = {
-  name: z
-    .string({ error: requiredOr("must be text: a name to recognise the key by") })
-    .trim()
-    .min(1, { error: "must not be empty: a name to recognise the key by" })
-    .max(MAX_KEY_NAME_LENGTH, { error: `must be at most ${MAX_KEY_NAME_LENGTH} characters` })
-    .describe("A name to recognise the key by, e.g. 'blog widget'"),
+  name: withoutControls(
+    z
+      .string({ error: requiredOr("must be text: a name to recognise the key by") })
+      .trim()
+      .min(1, { error: "must not be empty: a name to recognise the key by" })
+      .max(MAX_KEY_NAME_LENGTH, { error: `must be at most ${MAX_KEY_NAME_LENGTH} characters` }),
+  ).describe("A name to recognise the key by, e.g. 'blog widget' (one line, no control characters)"),
   scopes: z
     .array(scopeSchema, { error: "must be a list of scopes" })
     .min(1, { error: "must name at least one scope" })
     .transform((scopes) => [...new Set(scopes)])
     .describe("What the key may do; keys:manage only when named"),
-  rateLimitPerMinute: wholeNumberParam(1, MAX_KEY_RATE_LIMIT).optional().default(DEFAULT_KEY_RATE_LIMIT).describe(`Requests per minute (default ${DEFAULT_KEY_RATE_LIMIT})`),
+  rateLimitPerMinute: wholeNumberParam(1, MAX_KEY_RATE_LIMIT)
+    .optional()
+    .describe(`Requests per minute (default ${DEFAULT_KEY_RATE_LIMIT}, or the creating key's own limit when lower); at most the creating key's own and the server's ceiling`),
   expiresAt: z
     .iso.datetime({ offset: true, error: "must be an ISO 8601 date and time, e.g. 2027-01-31T00:00:00Z" })
     .nullish()
@@ -75,6 +79,7 @@ export const keySchema = z.object({
   lastUsedAt: z.string().nullable().describe("ISO 8601 UTC, to the minute"),
   expiresAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  replacedBy: z.string().nullable().describe("The key that replaced this one in a roll (a key is rolled at most once), else null"),
 });
 export type KeyView = z.infer<typeof keySchema>;
 

@@ -19,5 +19,6 @@ export function toKeyView(key: KeyListing, now: number): KeyView {
     lastUsedAt: iso(key.lastUsedAt),
     expiresAt: iso(key.expiresAt),
     revokedAt: iso(key.revokedAt),
+    replacedBy: key.replacedBy,
   };
 }

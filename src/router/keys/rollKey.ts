@@ -2,12 +2,10 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { keyStatus } from "../../auth/keyStatus.ts";
 import { ROLL_GRACE_MS, ROLL_GRACES } from "../../auth/keyVocabulary.ts";
-import type { Scope } from "../../auth/scopes.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { keyId, keySchema } from "./keySchemas.ts";
 import { toKeyView } from "./keyView.ts";
-import { assertCanGrant, workspaceKey } from "./workspaceKey.ts";
-
+import { assertCanGrant, assertCanGrantRate, refusalError, workspaceKey } from "./workspaceKey.ts";
 
 export const rollKeyInput = z.object({
   keyId,
@@ -26,28 +24,29 @@ export const rollKeyOutput = z.object({
 /**
  * Replaces a live key with a new one of the same settings (name, scopes, rate limit, origins,
  * expiry). The old one is revoked at once for grace "now", else expires when the grace ends
- * (an earlier expiry it already had is kept).
+ * (an earlier expiry it already had is kept). A key is rolled at most once: rolling a key in its
+ * grace (or two rolls at once) answers 409 naming what to roll instead, so a successor always
+ * keeps the original expiry and one roll makes one successor.
  */
 export const rollKey = scopedProcedure("keys:manage")
   .input(rollKeyInput)
   .output(rollKeyOutput)
   .mutation(async ({ ctx, input }) => {
-    const { keys } = ctx.services;
+    const { keys, keyLimits } = ctx.services;
     const now = ctx.services.now();
     const old = await workspaceKey(keys, input.keyId, ctx.principal.workspaceId);
+    if (old.replacedBy !== null) {
+      throw new TRPCError({ code: "CONFLICT", message: `This key was rolled already: ${old.replacedBy} replaced it. Roll ${old.replacedBy} instead.` });
+    }
     if (keyStatus(old, now) !== "active") {
       throw new TRPCError({ code: "CONFLICT", message: `This key is ${keyStatus(old, now)}: only an active key can be rolled. Create a new key instead.` });
     }
     assertCanGrant(ctx.principal.scopes, old.scopes);
+    // A roll copies a limit the workspace already holds (it raises nothing), so only the roller's own bounds it.
+    assertCanGrantRate(old.rateLimitPerMinute, ctx.principal.rateLimitPerMinute ?? old.rateLimitPerMinute, ctx.principal.rateLimitPerMinute);
     const workspace = await keys.workspaceById(old.workspaceId);
     if (!workspace) throw new TRPCError({ code: "NOT_FOUND", message: "This workspace no longer exists." });
-    const grace = ROLL_GRACE_MS[input.grace];
-    const { key, record } = await keys.createIn(
-      workspace,
-      { name: old.name, scopes: old.scopes as Scope[], rateLimitPerMinute: old.rateLimitPerMinute, expiresAt: old.expiresAt, origins: old.origins },
-      now,
-    );
-    if (grace === 0) await keys.revoke(old.id, now);
-    else await keys.expireBy(old.id, now + grace);
-    return { key, data: toKeyView(record, now), previous: toKeyView(await workspaceKey(keys, old.id, old.workspaceId), now) };
+    const rolled = await keys.roll(old.id, workspace, ROLL_GRACE_MS[input.grace], now, keyLimits.maxKeysPerWorkspace);
+    if ("refused" in rolled) throw refusalError(rolled, keyLimits, old.id);
+    return { key: rolled.key, data: toKeyView(rolled.record, now), previous: toKeyView(rolled.previous, now) };
   });

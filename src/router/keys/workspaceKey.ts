@@ -1,5 +1,7 @@
 import { TRPCError } from "@trpc/server";
-import type { KeyListing } from "../../storage/keyStore.ts";
+import type { Principal } from "../../auth/admitRequest.ts";
+import type { KeyLimits } from "../../auth/keyVocabulary.ts";
+import type { KeyListing, KeyWriteRefusal } from "../../storage/keyStore.ts";
 import type { KeyStorePort } from "../../storage/ports.ts";
 
 /** A key of the caller's workspace; another workspace's key gets the answer an unknown id gets. */
@@ -15,4 +17,31 @@ export function assertCanGrant(held: ReadonlySet<string>, scopes: readonly strin
   if (beyond.length > 0) {
     throw new TRPCError({ code: "FORBIDDEN", message: `This key cannot grant ${beyond.join(", ")}: a key can only give scopes it holds itself.` });
   }
+}
+
+/**
+ * The highest rate limit a caller may give a new key: the operator's ceiling, and never more
+ * than the caller's own key has (a 5/min key cannot mint a 1,000,000/min one). A console
+ * session has no limit of its own: the ceiling alone bounds it.
+ */
+export function rateLimitCeilingFor(principal: Pick<Principal, "rateLimitPerMinute">, limits: KeyLimits): number {
+  return Math.min(limits.rateLimitCeiling, principal.rateLimitPerMinute ?? limits.rateLimitCeiling);
+}
+
+/** 403 when `requested` is above what the caller may give (as for a scope it does not hold). */
+export function assertCanGrantRate(requested: number, ceiling: number, own: number | undefined): void {
+  if (requested <= ceiling) return;
+  const why = own !== undefined && own <= ceiling ? `a key can only give a rate limit up to its own (${own}/min)` : `the highest this server lets a workspace give itself is ${ceiling}/min; ask its operator for more`;
+  throw new TRPCError({ code: "FORBIDDEN", message: `This key cannot grant ${requested} requests per minute: ${why}.` });
+}
+
+/** A store's refusal as the answer: both are conflicts with the workspace's state (409), cleared by revoking a key or rolling the newest one. */
+export function refusalError(refusal: KeyWriteRefusal, limits: KeyLimits, keyId?: string): TRPCError {
+  if (refusal.refused === "workspace-full") {
+    return new TRPCError({
+      code: "CONFLICT",
+      message: `This workspace already has ${refusal.live} live keys, its maximum of ${limits.maxKeysPerWorkspace} (keys in a roll's grace count): revoke one first${keyId ? ', or roll with grace "now"' : ""}.`,
+    });
+  }
+  return new TRPCError({ code: "CONFLICT", message: `The key ${JSON.stringify(keyId ?? "")} is no longer live or was rolled already (perhaps just now): roll its successor instead.` });
 }

@@ -4,6 +4,7 @@ import { normalizeNorthAmericanPhone } from "../../domain/phone.ts";
 import { resolveQuoteLine, LINE_LABELS } from "../../domain/quotes/insuranceTypes.ts";
 import { foldText } from "../../domain/text.ts";
 import { brokerSlug } from "../brokers/getBroker.ts";
+import { withoutControls } from "../../domain/plainText.ts";
 import { objectExpected, requiredOr } from "../quotes/invalidInput.ts";
 import { quoteId } from "../quotes/quoteSchemas.ts";
 
@@ -45,13 +46,20 @@ const phone = z
 export const optionalText = <T extends z.ZodType<string | undefined>>(schema: T) =>
   z.preprocess((value) => (value === null || (typeof value === "string" && value.trim() === "") ? undefined : value), schema.optional());
 
+/** Free text kept with a lead (its notes, a note on a change): lines and tabs allowed, no other control characters. */
+export const noteText = withoutControls(
+  z.string({ error: "must be text" }).trim().max(MAX_NOTES_LENGTH, { error: `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters` }),
+  "lines",
+);
+
 export const createLeadInput = z.strictObject({
-  name: z
-    .string({ error: requiredOr("must be text: the person's name") })
-    .trim()
-    .min(1, { error: "must not be empty: the person's name" })
-    .max(200, { error: "must be at most 200 characters" })
-    .describe("The person's name"),
+  name: withoutControls(
+    z
+      .string({ error: requiredOr("must be text: the person's name") })
+      .trim()
+      .min(1, { error: "must not be empty: the person's name" })
+      .max(200, { error: "must be at most 200 characters" }),
+  ).describe("The person's name (one line, no control characters)"),
   email: z
     .string({ error: requiredOr("must be text: an email address such as name@example.com") })
     .trim()
@@ -60,12 +68,7 @@ export const createLeadInput = z.strictObject({
     .describe("Email address"),
   phone,
   insuranceType: leadInsuranceType,
-  notes: optionalText(
-    z
-      .string({ error: "must be text" })
-      .trim()
-      .max(MAX_NOTES_LENGTH, { error: `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters` }),
-  ).describe(`Free text from the person, at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters`),
+  notes: optionalText(noteText).describe(`Free text from the person, at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters`),
   brokerSlug: optionalText(brokerSlug).describe("Slug of the published broker the person wants to hear from"),
   quoteId: optionalText(quoteId).describe("Id of a quote of this workspace the lead follows up"),
 }, { error: objectExpected("a JSON object {name, email, phone, insuranceType, notes?, brokerSlug?, quoteId?}") });

@@ -2,13 +2,11 @@ import { z } from "zod";
 import { objectExpected } from "../quotes/invalidInput.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { leadDetail, leadDetailSchema, leadId, workspaceLead } from "./leadDetail.ts";
-import { LEAD_STATUSES, MAX_NOTES_LENGTH, optionalText } from "./leadSchemas.ts";
+import { LEAD_STATUSES, noteText, optionalText } from "./leadSchemas.ts";
 
 const leadChange = {
   status: z.enum(LEAD_STATUSES, { error: `must be one of ${LEAD_STATUSES.join(", ")}` }).optional().describe("The new status"),
-  note: optionalText(
-    z.string({ error: "must be text" }).trim().max(MAX_NOTES_LENGTH, { error: `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters` }),
-  ).describe("A note kept with the change in the lead's history"),
+  note: optionalText(noteText).describe("A note kept with the change in the lead's history"),
 };
 const somethingToRecord = (change: { status?: unknown; note?: unknown }) => change.status !== undefined || change.note !== undefined;
 const nothingToRecord = { error: "send a status, a note, or both" };

@@ -20,14 +20,14 @@ export class PgConsoleLinkStore implements ConsoleLinkStorePort {
 
   /**
    * Spends the link and returns its workspace, or undefined when it is unknown, used or expired.
-   * One UPDATE … RETURNING: two tabs (or two instances) opening the same link cannot both win.
+   * A read first, so bad guesses write nothing; then one UPDATE … RETURNING with the same
+   * conditions: two tabs (or two instances) pressing the same link cannot both win.
    */
   async redeem(token: string, now: number): Promise<string | undefined> {
-    const [row] = await this.pg
-      .update(consoleLinks)
-      .set({ usedAt: now })
-      .where(and(eq(consoleLinks.tokenHash, hashSecret(token)), isNull(consoleLinks.usedAt), gt(consoleLinks.expiresAt, now)))
-      .returning({ workspaceId: consoleLinks.workspaceId });
+    const usable = and(eq(consoleLinks.tokenHash, hashSecret(token)), isNull(consoleLinks.usedAt), gt(consoleLinks.expiresAt, now));
+    const [found] = await this.pg.select({ tokenHash: consoleLinks.tokenHash }).from(consoleLinks).where(usable);
+    if (!found) return undefined;
+    const [row] = await this.pg.update(consoleLinks).set({ usedAt: now }).where(usable).returning({ workspaceId: consoleLinks.workspaceId });
     return row?.workspaceId;
   }
 }

@@ -4,9 +4,16 @@ import {
   KEY_CACHE_LIMITS,
   LAST_USED_PRECISION_MS,
   listingOf,
+  live,
   newKey,
   newWorkspace,
+  rollable,
+  rollEnd,
+  successorOf,
+  type CreatedKey,
   type KeyListing,
+  type KeyWriteRefusal,
+  type RolledKey,
   type KeyStore,
   type NewKey,
   type StoredKey,
@@ -16,7 +23,16 @@ import type { KeyStorePort } from "../ports.ts";
 import type { StorageHealth } from "../storageHealth.ts";
 import { VersionedCache } from "../versionedCache.ts";
 import { storable, type PgDb } from "./pgDatabase.ts";
+
+type PgTx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 import type { PgVersionWatch } from "./versionWatch.ts";
+
+/** Locks the workspace's row (concurrent key writes in it wait their turn) and counts its live keys. */
+async function lockAndCountLive(tx: PgTx, workspaceId: string, now: number): Promise<number> {
+  await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("update");
+  const [row] = await tx.select({ n: sql<number>`count(*)::integer` }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), live(apiKeys, now)));
+  return row?.n ?? 0;
+}
 
 /** What a listing shows of a key: every column but the hash. */
 const { hash: _hash, ...LISTED_COLUMNS } = getTableColumns(apiKeys);
@@ -51,6 +67,50 @@ export class PgKeyStore implements KeyStorePort {
     await this.pg.insert(apiKeys).values(made.record);
     await this.changed();
     return { key: made.key, record: listingOf(made.record, workspace) };
+  }
+
+  /**
+   * Creates a key unless the workspace already has `maxLive` live keys. The workspace's row is
+   * locked first (FOR UPDATE), so concurrent creations in one workspace, on any instance, count
+   * and insert one after the other.
+   */
+  async createBounded(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number, maxLive: number): Promise<CreatedKey | KeyWriteRefusal> {
+    const made = await this.pg.transaction(async (tx): Promise<CreatedKey | KeyWriteRefusal> => {
+      const live = await lockAndCountLive(tx, workspace.id, now);
+      if (live >= maxLive) return { refused: "workspace-full", live };
+      const fresh = newKey(workspace, input, now);
+      await tx.insert(apiKeys).values(fresh.record);
+      return { key: fresh.key, record: listingOf(fresh.record, workspace) };
+    });
+    if ("key" in made) await this.changed();
+    return made;
+  }
+
+  /**
+   * Replaces a live key with a new one of its settings, at most once (see KeyStore.roll): the
+   * conditional UPDATE that marks the old key replaced and the successor's insert are one
+   * transaction, under the workspace's row lock, so concurrent rolls make exactly one successor.
+   */
+  async roll(id: string, workspace: Workspace, graceMs: number, now: number, maxLive: number): Promise<RolledKey | KeyWriteRefusal> {
+    if (!storable(id)) return { refused: "not-rollable" };
+    const rolled = await this.pg.transaction(async (tx): Promise<RolledKey | KeyWriteRefusal> => {
+      const live = await lockAndCountLive(tx, workspace.id, now);
+      const [old] = await tx.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspace.id)));
+      if (!old) return { refused: "not-rollable" };
+      if (graceMs > 0 && live >= maxLive) return { refused: "workspace-full", live };
+      const fresh = newKey(workspace, successorOf(old), now);
+      const marked = await tx
+        .update(apiKeys)
+        .set({ replacedBy: fresh.record.id, ...rollEnd(old, graceMs, now) })
+        .where(and(eq(apiKeys.id, id), rollable(apiKeys, now)))
+        .returning(LISTED_COLUMNS);
+      const previous = marked[0];
+      if (!previous) return { refused: "not-rollable" };
+      await tx.insert(apiKeys).values(fresh.record);
+      return { key: fresh.key, record: listingOf(fresh.record, workspace), previous: { ...previous, workspaceName: workspace.name } };
+    });
+    if ("key" in rolled) await this.changed();
+    return rolled;
   }
 
   /**
@@ -150,15 +210,6 @@ export class PgKeyStore implements KeyStorePort {
     if (!storable(id)) return undefined;
     const [row] = await this.listing().where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId)));
     return row;
-  }
-
-  /** Sets a live key to stop at `at` (a roll's grace period); an earlier expiry is kept. */
-  async expireBy(id: string, at: number): Promise<void> {
-    await this.pg
-      .update(apiKeys)
-      .set({ expiresAt: sql`least(coalesce(${apiKeys.expiresAt}, ${at}), ${at})` })
-      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)));
-    await this.changed();
   }
 
   async count(): Promise<number> {

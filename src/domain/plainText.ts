@@ -1,0 +1,17 @@
+import type { z } from "zod";
+import { hasControlCharacters } from "./text.ts";
+
+/**
+ * The one rule for text the API stores and later shows (key names, people's names, notes):
+ * no control characters (src/domain/text.ts), so nothing stored can drive a terminal that lists
+ * it (erase rows, write the clipboard) or reorder what a reader sees. A name or label is one
+ * line; `"lines"` lets free text keep its tabs and line breaks. The issue names the field, 422.
+ */
+export function withoutControls<T extends z.ZodString>(schema: T, allow: "none" | "lines" = "none"): T {
+  return schema.refine((text) => !hasControlCharacters(text, allow), {
+    error:
+      allow === "lines"
+        ? "must not contain control characters (escape sequences, bidirectional overrides); line breaks and tabs are fine"
+        : "must be one line of text without control characters (line breaks, tabs, escape sequences, bidirectional overrides)",
+  }) as T;
+}
