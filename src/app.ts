@@ -32,6 +32,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** DATABASE_URL: PostgreSQL shared by several instances; unset, the SQLite file at databasePath. */
   databaseUrl?: string;
+  /** REPLICA_DIR: where the directory replica is kept and reused (default: a temp dir removed at stop). */
+  replicaDir?: string;
   /** REDIS_URL: Valkey/Redis holding the rate-limit windows every instance shares. */
   redisUrl?: string;
   /** METRICS_TOKEN: lets a remote scraper read /metrics. */
@@ -69,7 +71,7 @@ const DISCOVERY_WARM_UP_DELAY_MS = 500;
  */
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
-  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined }) : openLocalStorage(options, log);
+  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined, replicaDir: options.replicaDir }) : openLocalStorage(options, log);
   const { db } = storage;
   const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log) : undefined;
   const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}) });
