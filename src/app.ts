@@ -61,8 +61,6 @@ export interface RunningApp {
 const USAGE_FLUSH_MS = 60_000;
 /** How often the idle collector looks whether traffic stopped (see IdleCollector). */
 const IDLE_CHECK_MS = 1_000;
-/** After start, when the discovery index is loaded (a search arriving first is answered without it). */
-const DISCOVERY_WARM_UP_DELAY_MS = 500;
 
 /**
  * Opens and migrates the database, loads demo data if asked, and starts serving. Asynchronous
@@ -88,6 +86,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     demo = options.demo ? unlessStorageFault(services, "demo data", () => ensureDemoData(services)) : undefined;
   }
   await services.storage.recheck(true);
+  // Before listening: built after, they stalled the event loop 170–250 ms (20,000 brokers) right
+  // after start, as a balancer's first checks arrived (a check that times out takes it out).
+  // Searches and discovery then never pay for them either.
+  warmUp(log, "search index", () => services.brokers.warm());
+  warmUp(log, "discovery index", () => services.brokers.warmDiscovery());
   let demoPageKey: DemoPageKey | undefined;
   const inFlight = new InFlightResponses();
   const server = startServer(services, {
@@ -117,18 +120,6 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     if (idleCollector.check()) log.debug("idle: memory collected", { ms: Math.round(performance.now() - started) });
   }, IDLE_CHECK_MS);
   idleChecks.unref();
-  // Off the start-up path: the server answers /healthz at once, and searches find the index built.
-  // Then, a moment later (the first searches are answered from the alphabetical index meanwhile),
-  // what discovery needs: built here, a discovery search does not pay for it.
-  const warmUp = (what: string, step: () => void) => () => {
-    try {
-      step();
-    } catch (error) {
-      log.warn(`${what} warm-up skipped`, { error: error instanceof Error ? error.message : String(error) });
-    }
-  };
-  setTimeout(warmUp("search index", () => services.brokers.warm()), 0);
-  setTimeout(warmUp("discovery index", () => services.brokers.warmDiscovery()), DISCOVERY_WARM_UP_DELAY_MS).unref();
   const host = options.hostname === "0.0.0.0" || options.hostname === "::" ? "localhost" : options.hostname;
   return {
     server,
@@ -168,6 +159,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       await storage.close(log);
     },
   };
+}
+
+/** Builds an in-memory index now; a failure is logged and left to the first request that needs it. */
+function warmUp(log: Logger, what: string, step: () => void): void {
+  try {
+    step();
+  } catch (error) {
+    log.warn(`${what} warm-up skipped`, { error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /** What an instance stores in: the SQLite file, or PostgreSQL read through this instance's replica. */
