@@ -36,6 +36,8 @@ export interface AppOptions {
   publicUrl?: string;
   /** DATABASE_URL: PostgreSQL shared by several instances; unset, the SQLite file at databasePath. */
   databaseUrl?: string;
+  /** REPLICA_DIR: where the directory replica is kept and reused (default: a temp dir removed at stop). */
+  replicaDir?: string;
   /** REDIS_URL: Valkey/Redis holding the rate-limit windows every instance shares. */
   redisUrl?: string;
   /** METRICS_TOKEN: lets a remote scraper read /metrics. */
@@ -65,8 +67,6 @@ export interface RunningApp {
 const USAGE_FLUSH_MS = 60_000;
 /** How often the idle collector looks whether traffic stopped (see IdleCollector). */
 const IDLE_CHECK_MS = 1_000;
-/** After start, when the discovery index is loaded (a search arriving first is answered without it). */
-const DISCOVERY_WARM_UP_DELAY_MS = 500;
 
 /**
  * Opens and migrates the database, loads demo data if asked, and starts serving. Asynchronous
@@ -75,7 +75,7 @@ const DISCOVERY_WARM_UP_DELAY_MS = 500;
  */
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
-  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined }) : openLocalStorage(options, log);
+  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined, replicaDir: options.replicaDir }) : openLocalStorage(options, log);
   const { db } = storage;
   const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log) : undefined;
   const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}), ...(options.keyLimits ? { keyLimits: options.keyLimits } : {}) });
@@ -92,6 +92,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     demo = options.demo ? await unlessStorageFault(services, "demo data", () => ensureDemoData(services)) : undefined;
   }
   await services.storage.recheck(true);
+  // Before listening: built after, they stalled the event loop 170–250 ms (20,000 brokers) right
+  // after start, as a balancer's first checks arrived (a check that times out takes it out).
+  // Searches and discovery then never pay for them either.
+  warmUp(log, "search index", () => services.brokers.warm());
+  warmUp(log, "discovery index", () => services.brokers.warmDiscovery());
   // From here on, a lock held by another process (a seed, a CLI command) never stops the event loop.
   serveWithoutBlocking(db, (options.lockWaitSeconds ?? DEFAULT_LOCK_WAIT_MS / 1000) * 1000, log);
   let demoPageKey: DemoPageKey | undefined;
@@ -123,18 +128,6 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     if (idleCollector.check()) log.debug("idle: memory collected", { ms: Math.round(performance.now() - started) });
   }, IDLE_CHECK_MS);
   idleChecks.unref();
-  // Off the start-up path: the server answers /healthz at once, and searches find the index built.
-  // Then, a moment later (the first searches are answered from the alphabetical index meanwhile),
-  // what discovery needs: built here, a discovery search does not pay for it.
-  const warmUp = (what: string, step: () => void) => () => {
-    try {
-      step();
-    } catch (error) {
-      log.warn(`${what} warm-up skipped`, { error: error instanceof Error ? error.message : String(error) });
-    }
-  };
-  setTimeout(warmUp("search index", () => services.brokers.warm()), 0);
-  setTimeout(warmUp("discovery index", () => services.brokers.warmDiscovery()), DISCOVERY_WARM_UP_DELAY_MS).unref();
   const host = options.hostname === "0.0.0.0" || options.hostname === "::" ? "localhost" : options.hostname;
   return {
     server,
@@ -174,6 +167,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       await storage.close(log);
     },
   };
+}
+
+/** Builds an in-memory index now; a failure is logged and left to the first request that needs it. */
+function warmUp(log: Logger, what: string, step: () => void): void {
+  try {
+    step();
+  } catch (error) {
+    log.warn(`${what} warm-up skipped`, { error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /** What an instance stores in: the SQLite file, or PostgreSQL read through this instance's replica. */

@@ -1,3 +1,4 @@
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { LOG_LEVELS } from "./log.ts";
 import { DEFAULT_KEY_LIMITS, MAX_KEY_RATE_LIMIT } from "./auth/keyVocabulary.ts";
@@ -103,6 +104,13 @@ export const SETTINGS = {
       .url({ protocol: /^(postgres|postgresql)$/, error: "DATABASE_URL / --database-url must be a postgres:// or postgresql:// URL" })
       .optional(),
     help: "PostgreSQL shared by several instances (postgres://user:pass@host/db); when set, --db is not used (default: the SQLite file)",
+  },
+  replicaDir: {
+    flag: "replica-dir",
+    env: "REPLICA_DIR",
+    placeholder: "DIR",
+    schema: z.string().trim().min(1, { error: "REPLICA_DIR / --replica-dir must not be empty" }).optional(),
+    help: "With DATABASE_URL: where each instance keeps its directory replica and reuses it at the next start; instances of one machine may share it (default: replicas/ beside --db's file, ./data/replicas)",
   },
   demo: {
     flag: "no-demo",
@@ -249,6 +257,11 @@ export function loadConfig({ flags, env }: ConfigSources): Config {
     throw new ConfigError(result.error.issues.map((i) => i.message).join("\n"));
   }
   return result.data;
+}
+
+/** REPLICA_DIR, or its default: a `replicas` directory beside the SQLite file's path. */
+export function replicaDirOf(config: Pick<Config, "replicaDir" | "databasePath">): string {
+  return config.replicaDir ?? join(dirname(config.databasePath), "replicas");
 }
 
 export class ConfigError extends Error {}

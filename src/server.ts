@@ -145,10 +145,14 @@ export function startServer(services: Services, options: ServerOptions): Server<
       info.route = path;
       return stampedJsonText(HEALTHY, info);
     }
-    if (path === "/readyz") {
+    if (path === "/readyz" || path === "/readyz/writes") {
+      // /readyz: can this instance serve (the balancer's check); /readyz/writes: can it write too.
       info.route = path;
       const readiness = checkReadiness(services.storage, services.drain);
-      const answer = ({ ready, checks }: Readiness) => jsonResponse({ status: ready ? "ready" : "not ready", checks }, ready ? 200 : 503);
+      const answer = ({ ready, writable, mode, checks }: Readiness) => {
+        const ok = path === "/readyz" ? ready : writable;
+        return jsonResponse({ status: ok ? "ready" : "not ready", mode, checks }, ok ? 200 : 503);
+      };
       return readiness instanceof Promise ? readiness.then(answer) : answer(readiness);
     }
     if (path === "/metrics") {

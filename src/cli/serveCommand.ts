@@ -1,5 +1,5 @@
 import { startApp } from "../app.ts";
-import { describeSettings, loadConfig, settingFlags } from "../config.ts";
+import { describeSettings, loadConfig, replicaDirOf, settingFlags } from "../config.ts";
 import { parseCommandArgs } from "./cliSupport.ts";
 import { withoutPassword } from "./printableUrl.ts";
 
@@ -31,6 +31,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     metricsToken: config.metricsToken,
     redisUrl: config.redisUrl,
     databaseUrl: config.databaseUrl,
+    replicaDir: replicaDirOf(config),
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     keyLimits: { maxKeysPerWorkspace: config.maxKeysPerWorkspace, rateLimitCeiling: config.keyRateLimitCeiling },
   });

@@ -53,7 +53,7 @@ export type ConsoleLinkStorePort = Port<ConsoleLinkStore, "create" | "redeem">;
 export type ConsoleSessionStorePort = Port<ConsoleSessionStore, "start" | "resolve" | "end" | "endAll">;
 export type QuotePurgePort = Port<QuotePurge, "batch">;
 /** `current` is this process's memory; the checks may ask the database (a network round trip with PostgreSQL). */
-export type StorageHealthPort = Pick<StorageHealth, "current" | "report" | "bookkeepingFailed"> & Port<StorageHealth, "recheck" | "status">;
+export type StorageHealthPort = Pick<StorageHealth, "current" | "report" | "bookkeepingFailed" | "readsNeedDatabase"> & Port<StorageHealth, "recheck" | "status">;
 
 /** The stores whose rows live in the shared database with DATABASE_URL, and its health (Services has them). */
 export interface WorkspaceStorePorts {

@@ -19,6 +19,9 @@ export const UNREACHABLE: DatabaseChecks = { database: "unreachable", migrations
  * write succeeds again (it probes with one small write, at most once a second).
  */
 export class StorageHealth extends FaultEpisodes {
+  /** Reads are this file's too: an instance that cannot write it is taken out (/readyz). */
+  readonly readsNeedDatabase: boolean = true;
+
   constructor(
     private readonly db: DirectoryDb,
     log: Logger,

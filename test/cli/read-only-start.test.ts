@@ -52,7 +52,7 @@ test.skipIf(!canRunAsReader || onPostgres)("a seeded, never-served, read-only da
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ status: "not ready", checks: { database: "ok", migrations: "ok", writes: "read-only", lifecycle: "serving" } });
+    expect(await ready.json()).toEqual({ status: "not ready", mode: "unavailable", checks: { database: "ok", migrations: "ok", writes: "read-only", lifecycle: "serving" } });
     // The demo key could not be made (the database has none): requests are refused cleanly.
     expect((await fetch(`${server.url}/api/v1/brokers`)).status).toBe(401);
   } finally {

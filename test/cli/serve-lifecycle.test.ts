@@ -116,7 +116,7 @@ test("with --drain, SIGTERM turns /readyz to 503 at once while requests are stil
   const draining = await fetch(`${server.url}/readyz`);
   expect({ status: draining.status, body: await draining.json() }).toEqual({
     status: 503,
-    body: { status: "not ready", checks: { database: "ok", migrations: "ok", writes: "ok", lifecycle: "stopping" } },
+    body: { status: "not ready", mode: "unavailable", checks: { database: "ok", migrations: "ok", writes: "ok", lifecycle: "stopping" } },
   });
   // Still serving: what the balancer sent before it noticed is answered.
   expect((await fetch(`${server.url}/healthz`)).status).toBe(200);

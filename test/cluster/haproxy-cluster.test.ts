@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
-import { startHaproxy, type RunningHaproxy } from "../support/haproxy.ts";
+import { readdirSync } from "node:fs";
+import { freePort } from "../support/freePort.ts";
+import { eventually } from "../support/eventually.ts";
+import { NO_INSTANCE_BODY, startHaproxy, type RunningHaproxy } from "../support/haproxy.ts";
 import { startPostgres, type RunningPostgres } from "../support/postgres.ts";
 import { startRedis, type RunningRedis } from "../support/redisServer.ts";
 
@@ -9,7 +12,8 @@ import { startRedis, type RunningRedis } from "../support/redisServer.ts";
  * Scale-out as an operator runs it: three `serve` processes over one PostgreSQL and one Redis,
  * behind a real HAProxy (test/support/haproxy.ts, the README's configuration) that checks
  * /readyz. Rate limits are exact across instances, a revocation reaches every instance within
- * a second, a kill -9 loses no acknowledged lead, and a rolling restart fails no request.
+ * a second, a kill -9 loses no acknowledged lead and the restart reuses the replica it left, a
+ * rolling restart fails no request, and PostgreSQL stopped leaves reads flowing.
  */
 const tmp = tempDir();
 let redis: RunningRedis;
@@ -30,7 +34,8 @@ function env(name: string): Record<string, string> {
 }
 
 async function serve(n: number, port = 0): Promise<ServedProcess> {
-  return startServe(["--port", String(port), "--host", "127.0.0.1", "--no-demo", "--drain", "2"], { env: env(`instance-${n}`) });
+  // --drain 3: longer than HAProxy's inter 1s × fall 2 (test/support/haproxy.ts).
+  return startServe(["--port", String(port), "--host", "127.0.0.1", "--no-demo", "--drain", "3"], { env: env(`instance-${n}`) });
 }
 
 async function createKey(name: string, limit = 1_000_000): Promise<{ id: string; key: string }> {
@@ -143,7 +148,18 @@ describe("three instances behind HAProxy over one PostgreSQL and one Redis", () 
     expect(stored.length).toBe(acknowledged.length);
     // The survivors answer directly too; then the victim comes back on its port.
     for (const survivor of [instances[0]!, instances[2]!]) expect((await get(survivor.url, key)).status).toBe(200);
+    // Changed while the victim is down: its restart must catch up before it answers.
+    const [broker] = await db<{ id: number; slug: string }[]>`SELECT id, slug FROM brokers WHERE published ORDER BY id LIMIT 1 OFFSET 3`;
+    await db`UPDATE brokers SET name = 'Renamed While Down' WHERE id = ${broker!.id}`;
     instances[1] = await serve(2, portOf(victim));
+    // It took over the replica the killed process left (one file per instance, none left over)…
+    // (The log is written asynchronously: it may follow the "listening" line.)
+    const restarted = instances[1];
+    expect(await eventually(() => restarted.output().includes("directory replica reused")), restarted.output()).toBe(true);
+    expect(readdirSync(tmp.path("replicas")).filter((name) => name.endsWith(".db")).length).toBe(3);
+    // …and answers the change made meanwhile from its very first request.
+    const detail = (await (await get(instances[1].url, key, `/api/v1/brokers/${broker!.slug}`)).json()) as { data: { name: string } };
+    expect(detail.data.name).toBe("Renamed While Down");
     await haproxy.waitForUp(3);
     // A request in flight on the killed instance may fail (the connection is cut mid-answer); none other.
     expect(failures.length).toBeLessThanOrEqual(6);
@@ -176,4 +192,47 @@ describe("three instances behind HAProxy over one PostgreSQL and one Redis", () 
     expect(failed).toEqual([]);
     expect(ok).toBeGreaterThan(0);
   }, 90_000);
+
+  test("PostgreSQL stopped: reads through HAProxy keep answering 200, writes get the JSON 503 with Retry-After, and writes work again after its restart", async () => {
+    const { key } = await createKey("outage");
+    for (const instance of instances) expect((await get(instance.url, key)).status).toBe(200); // the key cached everywhere
+    const postLead = (n: number) =>
+      fetch(`${haproxy.url}/api/v1/leads`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "Outage Lead", email: `outage${n}@example.ca`, phone: "416-555-0100", insuranceType: "Auto" }),
+      });
+    pg.halt!();
+    try {
+      const write = await postLead(1);
+      expect(write.status).toBe(503);
+      expect(write.headers.get("content-type")).toContain("application/json");
+      expect(Number(write.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(await write.json()).toEqual({ error: expect.stringContaining("cannot reach its database") });
+      // Over several check periods (inter 1s): every instance stays in, and every read is answered.
+      for (const instance of instances) expect((await fetch(`${instance.url}/readyz`)).status).toBe(200);
+      for (let i = 0; i < 30; i++) {
+        expect((await get(haproxy.url, key)).status).toBe(200);
+        await Bun.sleep(100);
+      }
+      await haproxy.waitForUp(3);
+    } finally {
+      pg.resume!();
+    }
+    expect(await eventually(async () => (await postLead(2)).status === 201, 10_000)).toBe(true);
+  }, 60_000);
+});
+
+test("with no instance up, HAProxy's own 503 is JSON with Retry-After", async () => {
+  const nobody = await startHaproxy([{ host: "127.0.0.1", port: await freePort() }]);
+  try {
+    await nobody.waitForUp(0);
+    const res = await fetch(`${nobody.url}/api/v1/brokers`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(await res.text()).toBe(NO_INSTANCE_BODY);
+  } finally {
+    await nobody.stop();
+  }
 });

@@ -11,7 +11,7 @@ afterAll(() => server.close());
 test("GET /readyz answers ready without a key when the database is reachable and migrated", async () => {
   const res = await server.request("/readyz");
   expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({ status: "ready", checks: { database: "ok", migrations: "ok", writes: "ok", lifecycle: "serving" } });
+  expect(await res.json()).toEqual({ status: "ready", mode: "read-write", checks: { database: "ok", migrations: "ok", writes: "ok", lifecycle: "serving" } });
 });
 
 // SQLite only: removes a migration row / closes the SQLite connection of the running server.
@@ -22,7 +22,7 @@ sqliteOnly("GET /readyz is 503 while a migration is missing, and ready again onc
   try {
     const res = await server.request("/readyz");
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: "not ready", checks: { database: "ok", migrations: "pending", writes: "ok", lifecycle: "serving" } });
+    expect(await res.json()).toEqual({ status: "not ready", mode: "unavailable", checks: { database: "ok", migrations: "pending", writes: "ok", lifecycle: "serving" } });
   } finally {
     client.run("INSERT INTO schema_migrations (tag, applied_at) VALUES (?, ?)", [last.tag, last.applied_at]);
   }
@@ -38,7 +38,7 @@ sqliteOnly("GET /healthz does no database work: it answers even with the databas
     expect(health.status).toBe(200);
     const ready = await other.request("/readyz");
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ status: "not ready", checks: { database: "unreachable", migrations: "unknown", writes: "unknown", lifecycle: "serving" } });
+    expect(await ready.json()).toEqual({ status: "not ready", mode: "unavailable", checks: { database: "unreachable", migrations: "unknown", writes: "unknown", lifecycle: "serving" } });
   } finally {
     await other.close(); // the checkpoint on a closed database is skipped with a warning
   }

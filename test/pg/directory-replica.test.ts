@@ -169,4 +169,32 @@ describe("the directory replica follows PostgreSQL", () => {
     ).get(id, id);
     expect(left?.n).toBe(0);
   });
+
+  test("in a replica directory, a closed replica is reused and catches up; another database's file is loaded afresh", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pgreplica-kept-"));
+    const other = await createPgTestDatabase();
+    try {
+      const first = await DirectoryReplica.open(database.pg, { log, dir });
+      const file = first.db.$client.filename;
+      await first.close();
+      const slug = slugs[7]!;
+      await database.pg.$client`UPDATE brokers SET name = 'Changed While Away' WHERE slug = ${slug}`;
+      const again = await DirectoryReplica.open(database.pg, { log, dir });
+      expect(again.db.$client.filename).toBe(file);
+      expect(again.lag().reused).toBe(true);
+      // Caught up before open() resolved: no stale answer is ever served.
+      expect(new BrokerStore(again.db).findBySlug(slug)?.name).toBe("Changed While Away");
+      await again.close();
+      // The same file offered to another database is loaded afresh from it.
+      await loadDirectoryPg(other.pg, { brokers: 5, reviewsPerBroker: 1, seed: 9 });
+      const foreign = await DirectoryReplica.open(other.pg, { log, dir });
+      expect(foreign.lag().reused).toBe(false);
+      expect(new BrokerStore(foreign.db).findBySlug(slug)).toBeUndefined();
+      await foreign.close();
+      expect(readdirSync(dir).filter((name) => name.endsWith(".db"))).toEqual([file.split("/").at(-1)!]);
+    } finally {
+      await other.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -97,9 +97,10 @@ describe("through the real server, with PostgreSQL cut and restored", () => {
   const request = (path: string, init: RequestInit & { key?: string } = {}) =>
     fetch(url + path, { ...init, headers: { ...(init.key ? { Authorization: `Bearer ${init.key}` } : {}), "Content-Type": "application/json", ...init.headers } });
   const postLead = (n: number, k = key) => request("/api/v1/leads", { key: k, method: "POST", body: JSON.stringify(lead(n)) });
-  const readiness = async () => {
-    const res = await request("/readyz");
-    return { status: res.status, checks: ((await res.json()) as { checks: Record<string, string> }).checks };
+  const readiness = async (path = "/readyz") => {
+    const res = await request(path);
+    const body = (await res.json()) as { mode: string; checks: Record<string, string> };
+    return { status: res.status, mode: body.mode, checks: body.checks };
   };
   async function expect503(res: Response): Promise<void> {
     const text = await res.text();
@@ -109,9 +110,11 @@ describe("through the real server, with PostgreSQL cut and restored", () => {
     expect(text).not.toMatch(/ECONN|postgres|at \/|\.ts:/i);
   }
 
-  test("writes and workspace reads answer 503, /readyz says the database is unreachable, the cached key still reads the replica; then all recovers", async () => {
+  test("writes and workspace reads answer 503, /readyz stays 200 read-only (/readyz/writes 503) naming the database, the cached key still reads the replica; then all recovers", async () => {
     expect((await postLead(1)).status).toBe(201);
-    expect(await readiness()).toEqual({ status: 200, checks: { database: "ok", migrations: "ok", writes: "ok", lifecycle: "serving" } });
+    const healthy = { status: 200, mode: "read-write", checks: { database: "ok", migrations: "ok", writes: "ok", lifecycle: "serving" } };
+    expect(await readiness()).toEqual(healthy);
+    expect(await readiness("/readyz/writes")).toEqual(healthy);
 
     proxy.stop();
     await expect503(await postLead(2));
@@ -119,10 +122,13 @@ describe("through the real server, with PostgreSQL cut and restored", () => {
     // An uncached key cannot be checked: 503, not 401 (it may be a good key).
     await expect503(await request("/api/v1/brokers", { key: `brk_${"A".repeat(43)}` }));
     expect((await request("/api/v1/brokers?limit=1", { key })).status).toBe(200);
-    expect(await readiness()).toEqual({ status: 503, checks: { database: "unreachable", migrations: "unknown", writes: "unknown", lifecycle: "serving" } });
+    // It can still serve (the replica answers reads): a balancer keeps it; writes are what it cannot do.
+    const unreachable = { database: "unreachable", migrations: "unknown", writes: "unknown", lifecycle: "serving" };
+    expect(await readiness()).toEqual({ status: 200, mode: "read-only", checks: unreachable });
+    expect(await readiness("/readyz/writes")).toEqual({ status: 503, mode: "read-only", checks: unreachable });
 
     proxy.start();
-    expect(await eventually(async () => (await readiness()).status === 200, 5_000)).toBe(true);
+    expect(await eventually(async () => (await readiness("/readyz/writes")).status === 200, 5_000)).toBe(true);
     expect((await postLead(3)).status).toBe(201);
     const listed = (await (await request("/api/v1/leads", { key })).json()) as { data: { email: string }[] };
     expect(listed.data.map((l) => l.email)).toEqual(["marie3@example.ca", "marie1@example.ca"]);

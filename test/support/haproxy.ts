@@ -10,12 +10,16 @@ export interface Backend {
 
 /**
  * The HAProxy configuration for N instances (the README's "HAProxy" subsection shows it):
- * round robin; an instance is taken out as soon as one health check of /readyz is not 200
- * (it answers 503 from the first moment of SIGTERM's drain) and put back on the first good
- * one; a request that could not reach an instance (connection refused, closed without an
- * answer, or 503) is sent again, to another instance (redispatch), so a rolling restart or a
- * crashed instance fails no request. No `on-marked-down shutdown-sessions`: a draining
- * instance still finishes what it was sent, and cutting those sessions would fail them.
+ * round robin over the instances whose /readyz says they can serve — 200 also when PostgreSQL
+ * is down and they serve reads from their replica (their writes then answer our JSON 503 with
+ * Retry-After) — checked every second, taken out after 2 failed checks (/readyz answers 503 from
+ * the first moment of SIGTERM's drain) and put back after 2 good ones: one check slowed by a
+ * pause of the instance does not drop it (`timeout check 3s`, above /readyz's own 2 s bound on
+ * its PostgreSQL probe). A request that could not reach an instance (connection refused, closed
+ * without an answer, or 503) is sent again, to another instance (redispatch), so a rolling
+ * restart or a crashed instance fails no request, and a write reaches an instance that can write
+ * if there is one. When no instance is up, HAProxy's own 503 is JSON with Retry-After too. No
+ * `on-marked-down shutdown-sessions`: a draining instance still finishes what it was sent.
  */
 export function haproxyConfig(options: { bind: string; statsBind?: string; backends: Backend[] }): string {
   return `global
@@ -26,11 +30,14 @@ defaults
   timeout connect 2s
   timeout client 30s
   timeout server 30s
+  timeout check 3s
   # Another instance when one fails; retry-on needs the request buffered (small bodies are).
   option redispatch
   retries 3
   retry-on conn-failure empty-response 503
   option http-buffer-request
+  # No instance up: the same JSON and Retry-After as an instance's own 503.
+  http-error status 503 content-type application/json string '${NO_INSTANCE_BODY}' hdr Retry-After 5
 
 frontend directory
   bind ${options.bind}
@@ -42,10 +49,13 @@ backend instances
   option httpchk
   http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host localhost
   http-check expect status 200
-  default-server inter 500ms fall 1 rise 1
+  default-server inter 1s fall 2 rise 2
 ${options.backends.map((b, i) => `  server i${i + 1} ${b.host}:${b.port} check`).join("\n")}
 ${options.statsBind ? `\nfrontend stats\n  bind ${options.statsBind}\n  stats enable\n  stats uri /stats\n` : ""}`;
 }
+
+/** HAProxy's answer when no instance is up (the README's configuration carries the same line). */
+export const NO_INSTANCE_BODY = '{"error":"No instance of the service is available right now. Nothing was saved; retry later."}';
 
 export interface RunningHaproxy {
   url: string;

@@ -6,6 +6,10 @@ import { freePort } from "./freePort.ts";
 export interface RunningPostgres {
   /** A superuser URL (trust auth) on 127.0.0.1, database `postgres`. */
   url: string;
+  /** Stops the server, keeping its data (an outage); undefined for an external TEST_PG_URL. */
+  halt?(): void;
+  /** Starts it again after halt(), on the same port. */
+  resume?(): void;
   stop(): Promise<void>;
 }
 
@@ -40,9 +44,12 @@ export async function startPostgres(): Promise<RunningPostgres> {
     // Each test server holds a pool and a LISTEN connection; a whole suite opens many at once.
     "-c max_connections=300",
   ].join(" ");
-  run([...prefix, join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", settings, "start"]);
+  const start = () => run([...prefix, join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", settings, "start"]);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    halt: () => run([...prefix, join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "-t", "20", "stop"]),
+    resume: start,
     async stop() {
       // Fast: roll back what is open and disconnect clients; immediate if that hangs.
       const stopped = Bun.spawnSync([...prefix, join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "-t", "20", "stop"], { stdout: "ignore", stderr: "pipe" });

@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "../../log.ts";
-import { openDatabase, type DirectoryDb } from "../database.ts";
+import { closeDatabase, openDatabase, type DirectoryDb } from "../database.ts";
 import { migrate } from "../migrate.ts";
 import type { PgDb } from "./pgDatabase.ts";
 import { JournalCursor } from "./replicaJournalCursor.ts";
 import { loadWholeDirectory } from "./replicaLoad.ts";
 import { inSnapshot, readBrokers, readCarriers, readJournal, readReviewsOf, type JournalEntry } from "./replicaSource.ts";
+import { ReplicaSlot } from "./replicaSlot.ts";
+import { readStamp, replicaOrigin, writeStamp, type ReplicaStamp } from "./replicaStamp.ts";
 import { ReplicaWriter } from "./replicaWriter.ts";
 import { PgVersionWatch } from "./versionWatch.ts";
 
@@ -29,11 +31,16 @@ export interface ReplicaLag {
   lastSyncMs: number;
   /** Whether the last sync failed (PostgreSQL unreachable): the replica serves what it holds. */
   failing: boolean;
+  /** Whether this start reused the file a previous instance left (then caught up from the journal). */
+  reused: boolean;
 }
 
 export interface ReplicaOptions {
   log: Logger;
-  /** Where the private directory holding the file is made (default: the system's temp dir). */
+  /**
+   * REPLICA_DIR: where replicas are kept between starts, shared by the instances of one machine
+   * (see ReplicaSlot). Without it, a private temp directory removed on close (tests, one-offs).
+   */
   dir?: string;
 }
 
@@ -42,8 +49,14 @@ export interface ReplicaOptions {
  * a private SQLite file with the full SQLite schema, loaded from PostgreSQL at start and kept
  * current from PostgreSQL's change journal (`directory_changes`), woken by NOTIFY and by a 1 s
  * poll (PgVersionWatch). BrokerStore and CarrierStore read `db` as they read the SQLite
- * database, synchronously. The replica is never the source of truth: it is made in a fresh
- * private directory and removed on close; losing it loses nothing.
+ * database, synchronously. The replica is never the source of truth: losing it loses nothing.
+ *
+ * In REPLICA_DIR the file outlives the process (a clean stop or a crash): the next start on the
+ * machine takes it over (ReplicaSlot) and, when its stamp says it is this database's, of this
+ * schema, complete and not ahead of PostgreSQL (replicaStamp.ts), catches up from the journal
+ * position it recorded instead of loading everything — before the first request, like a load.
+ * Anything else (another database, another binary's schema, a reboot, a journal pruned past it)
+ * loads it again from scratch.
  *
  * @example
  * const replica = await DirectoryReplica.open(pg, { log });
@@ -59,6 +72,8 @@ export class DirectoryReplica {
   private lastSyncMs = 0;
   private failing = false;
   private closed = false;
+  private reused = false;
+  private savedStamp = "";
   private running: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
   private readonly writer: ReplicaWriter;
@@ -68,7 +83,10 @@ export class DirectoryReplica {
   private constructor(
     private readonly pg: PgDb,
     readonly db: DirectoryDb,
-    private readonly dir: string,
+    private readonly slot: ReplicaSlot,
+    /** The temp directory to remove on close; undefined in REPLICA_DIR (the file is kept). */
+    private readonly tempDir: string | undefined,
+    private readonly origin: number,
     private readonly log: Logger,
   ) {
     this.writer = new ReplicaWriter(db);
@@ -80,28 +98,45 @@ export class DirectoryReplica {
     this.retry.unref();
   }
 
-  /** Makes the private file, loads the whole directory, then follows PostgreSQL. */
+  /**
+   * Takes a slot (reusing the file in it when it may be), brings it up to PostgreSQL's state —
+   * the whole directory, or the journal since the file's stamp — then follows PostgreSQL.
+   */
   static async open(pg: PgDb, options: ReplicaOptions): Promise<DirectoryReplica> {
-    // mkdtemp makes the directory owner-only (0700); openDatabase makes the file 0600.
-    const dir = mkdtempSync(join(options.dir ?? tmpdir(), "broker-directory-replica-"));
+    // mkdtemp and ReplicaSlot make the directory owner-only (0700); openDatabase makes the file 0600.
+    const tempDir = options.dir ? undefined : mkdtempSync(join(tmpdir(), "broker-directory-replica-"));
+    const slot = ReplicaSlot.claim(options.dir ?? tempDir!);
+    if (slot.removedStale > 0) options.log.info("removed replicas left by stopped instances", { count: slot.removedStale });
     let db: DirectoryDb | undefined;
+    let replica: DirectoryReplica | undefined;
     try {
-      db = openDatabase(join(dir, "directory.db"));
+      const { origin, pgVersion } = await replicaOrigin(pg);
+      db = openDatabase(slot.path);
+      const stamp = slot.takenOver ? readStamp(db) : undefined;
+      const reusable = stamp !== undefined && stamp.complete && stamp.origin === origin && stamp.journal > 0 && stamp.version <= pgVersion;
+      if (slot.takenOver && !reusable) {
+        // Another database, schema or boot, a half-done load, or a file ahead of PostgreSQL (restored older).
+        options.log.info("directory replica left by a stopped instance not reusable: loading afresh", { stamped: stamp !== undefined });
+        db.$client.close();
+        slot.clear();
+        db = openDatabase(slot.path);
+      }
       // A copy that can be rebuilt from PostgreSQL at any time needs no durability of its own.
       db.$client.exec("PRAGMA synchronous = OFF");
       migrate(db);
-    } catch (error) {
-      db?.$client.close();
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
-    }
-    const replica = new DirectoryReplica(pg, db, dir, options.log);
-    try {
+      replica = new DirectoryReplica(pg, db, slot, tempDir, origin, options.log);
+      if (reusable) replica.resume(stamp);
       await replica.watch.start();
       await replica.syncNow();
     } catch (error) {
       // PostgreSQL unreachable at start: nothing to serve from (the caller fails its start).
-      await replica.close();
+      if (replica) await replica.close();
+      else {
+        db?.$client.close();
+        if (slot.takenOver) slot.release();
+        else slot.discard();
+        if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+      }
       throw error;
     }
     return replica;
@@ -120,6 +155,7 @@ export class DirectoryReplica {
       lastSyncAt: this.lastSyncAt,
       lastSyncMs: this.lastSyncMs,
       failing: this.failing,
+      reused: this.reused,
     };
   }
 
@@ -143,15 +179,43 @@ export class DirectoryReplica {
     return this.running;
   }
 
-  /** Stops following, waits for a running sync, removes the file and its directory. */
+  /**
+   * Stops following and waits for a running sync; in REPLICA_DIR the file is left stamped for the
+   * next start, in a temp directory it is removed with it.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.retry);
     await this.watch.stop();
     await this.running?.catch(() => {});
-    this.db.$client.close();
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.tempDir) {
+      this.db.$client.close();
+      this.slot.discard();
+      rmSync(this.tempDir, { recursive: true, force: true });
+      return;
+    }
+    // The log is folded into the file: the next start opens one compact file.
+    closeDatabase(this.db);
+    this.slot.release();
+  }
+
+  /** Takes a reused file's position: the first sync follows the journal from there. */
+  private resume(stamp: ReplicaStamp): void {
+    this.phase = "ready";
+    this.reused = true;
+    this.cursor = new JournalCursor([stamp.journal]);
+    this.appliedVersion = stamp.version;
+    this.savedStamp = JSON.stringify(stamp);
+  }
+
+  /** Records where the replica is, so a later start may reuse it (only when that moved). */
+  private saveStamp(complete: boolean): void {
+    const stamp: ReplicaStamp = { origin: this.origin, version: this.appliedVersion, journal: this.cursor.readFrom(), complete };
+    const text = JSON.stringify(stamp);
+    if (text === this.savedStamp) return;
+    writeStamp(this.db, stamp);
+    this.savedStamp = text;
   }
 
   private syncInBackground(): void {
@@ -164,10 +228,15 @@ export class DirectoryReplica {
     // Read before the journal: the changes read are at least those that moved it this far.
     const version = this.watch.current();
     try {
+      const resumedFrom = this.reused && this.lastSyncAt === 0 ? this.cursor.readFrom() : undefined;
       if (this.phase === "loading") await this.reload();
       else await this.follow();
       await this.syncCarriers();
       this.appliedVersion = Math.max(this.appliedVersion, version);
+      if (!this.closed) this.saveStamp(true);
+      if (resumedFrom !== undefined && this.reused) {
+        this.log.info("directory replica reused: caught up from the journal", { fromSeq: resumedFrom, toSeq: this.cursor.latest(), ms: Math.round(performance.now() - started) });
+      }
       if (this.failing) this.log.info("directory replica caught up with PostgreSQL again");
       this.failing = false;
     } catch (error) {
@@ -185,6 +254,9 @@ export class DirectoryReplica {
   private async reload(): Promise<void> {
     const wasReady = this.phase !== "loading";
     if (wasReady) this.phase = "reloading";
+    // Until it ends, the file is a mix no later start may reuse.
+    this.saveStamp(false);
+    this.reused = false;
     const started = performance.now();
     const result = await loadWholeDirectory(this.pg, this.writer, () => this.closed);
     this.cursor = new JournalCursor(result.seenSeqs);

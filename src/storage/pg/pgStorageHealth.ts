@@ -15,6 +15,9 @@ const STATUS_TIMEOUT_MS = 2_000;
  * pool reconnects by itself at the next query, and the next probe that works ends the episode.
  */
 export class PgStorageHealth extends FaultEpisodes {
+  /** Reads are the directory replica's: PostgreSQL down leaves the instance serving them (/readyz). */
+  readonly readsNeedDatabase: boolean = false;
+
   constructor(
     private readonly pg: PgDb,
     log: Logger,

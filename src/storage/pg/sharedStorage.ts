@@ -29,7 +29,7 @@ export interface SharedStorage {
  * first request. PostgreSQL out of reach fails the start with one line that names the server,
  * never the password; whatever was opened is closed again.
  */
-export async function openSharedStorage(url: string, log: Logger, options: { demoDirectory?: (pg: PgDb) => Promise<number> }): Promise<SharedStorage> {
+export async function openSharedStorage(url: string, log: Logger, options: { demoDirectory?: (pg: PgDb) => Promise<number>; replicaDir?: string }): Promise<SharedStorage> {
   const { pg, applied } = await openMigratedPostgres(url);
   let stopStores: (() => Promise<void>) | undefined;
   try {
@@ -37,7 +37,7 @@ export async function openSharedStorage(url: string, log: Logger, options: { dem
     const loadedBrokers = options.demoDirectory ? await options.demoDirectory(pg) : 0;
     const running = await createPgStores(pg, log);
     stopStores = running.stop;
-    const replica = await DirectoryReplica.open(pg, { log });
+    const replica = await DirectoryReplica.open(pg, { log, dir: options.replicaDir });
     return {
       pg,
       replica,
