@@ -29,7 +29,9 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     publicUrl: config.publicUrl,
     metricsToken: config.metricsToken,
     redisUrl: config.redisUrl,
+    redisTimeoutMs: config.redisTimeoutMs,
     databaseUrl: config.databaseUrl,
+    databaseTimeoutSeconds: config.databaseTimeoutSeconds,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
