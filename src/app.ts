@@ -38,8 +38,12 @@ export interface AppOptions {
   databaseUrl?: string;
   /** REPLICA_DIR: where the directory replica is kept and reused (default: a temp dir removed at stop). */
   replicaDir?: string;
+  /** DATABASE_TIMEOUT_SECONDS: how long a request's statement may wait for PostgreSQL. */
+  databaseTimeoutSeconds?: number;
   /** REDIS_URL: Valkey/Redis holding the rate-limit windows every instance shares. */
   redisUrl?: string;
+  /** REDIS_TIMEOUT_MS: how long a rate-limit check waits for the store before the local window answers. */
+  redisTimeoutMs?: number;
   /** METRICS_TOKEN: lets a remote scraper read /metrics. */
   metricsToken?: string;
   /** MCP_ALLOWED_ORIGINS: browser origins that may call /mcp (none by default). */
@@ -75,9 +79,15 @@ const IDLE_CHECK_MS = 1_000;
  */
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
-  const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined, replicaDir: options.replicaDir }) : openLocalStorage(options, log);
+  const storage: AppStorage = options.databaseUrl
+    ? await openSharedStorage(options.databaseUrl, log, {
+        demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined,
+        replicaDir: options.replicaDir,
+        timeoutMs: options.databaseTimeoutSeconds === undefined ? undefined : options.databaseTimeoutSeconds * 1000,
+      })
+    : openLocalStorage(options, log);
   const { db } = storage;
-  const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log) : undefined;
+  const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log, { timeoutMs: options.redisTimeoutMs }) : undefined;
   const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}), ...(options.keyLimits ? { keyLimits: options.keyLimits } : {}) });
   let demo: DemoSetup | undefined;
   if (storage.pg) {

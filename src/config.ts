@@ -3,6 +3,8 @@ import { z } from "zod";
 import { LOG_LEVELS } from "./log.ts";
 import { DEFAULT_KEY_LIMITS, MAX_KEY_RATE_LIMIT } from "./auth/keyVocabulary.ts";
 import { trimChar } from "./domain/text.ts";
+import { DEFAULT_COMMAND_TIMEOUT_MS } from "./auth/sharedRateLimiter.ts";
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./storage/pg/pgDeadline.ts";
 
 /**
  * Every setting of the service in one table: its command-line flag, its environment variable
@@ -149,6 +151,29 @@ export const SETTINGS = {
       .url({ protocol: /^(redis|rediss|valkey|valkeys)$/, error: "REDIS_URL / --redis-url must be a redis://, rediss://, valkey:// or valkeys:// URL" })
       .optional(),
     help: "Valkey or Redis that holds the rate-limit windows, so several instances share one budget per key (default: in this process)",
+  },
+  databaseTimeoutSeconds: {
+    flag: "database-timeout",
+    env: "DATABASE_TIMEOUT_SECONDS",
+    placeholder: "S",
+    schema: z.coerce
+      .number({ error: "DATABASE_TIMEOUT_SECONDS / --database-timeout must be a number of seconds" })
+      .min(0.1, { error: "DATABASE_TIMEOUT_SECONDS / --database-timeout must be 0.1 to 60" })
+      .max(60, { error: "DATABASE_TIMEOUT_SECONDS / --database-timeout must be 0.1 to 60" })
+      .default(DEFAULT_STATEMENT_TIMEOUT_MS / 1000),
+    help: "With DATABASE_URL: how long a request's statement may wait for PostgreSQL (connecting included) before it answers 503; a write not committed by then never is (default 5)",
+  },
+  redisTimeoutMs: {
+    flag: "redis-timeout",
+    env: "REDIS_TIMEOUT_MS",
+    placeholder: "MS",
+    schema: z.coerce
+      .number({ error: "REDIS_TIMEOUT_MS / --redis-timeout must be a number of milliseconds" })
+      .int({ error: "REDIS_TIMEOUT_MS / --redis-timeout must be a whole number of milliseconds" })
+      .min(5, { error: "REDIS_TIMEOUT_MS / --redis-timeout must be 5 to 10000" })
+      .max(10_000, { error: "REDIS_TIMEOUT_MS / --redis-timeout must be 5 to 10000" })
+      .default(DEFAULT_COMMAND_TIMEOUT_MS),
+    help: "With REDIS_URL: a rate-limit check the store has not answered by then uses this instance's own window, and the store is left alone (checked once a second) until it answers in time again (default 50)",
   },
   metricsToken: {
     flag: null,

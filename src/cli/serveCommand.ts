@@ -30,8 +30,10 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     publicUrl: config.publicUrl,
     metricsToken: config.metricsToken,
     redisUrl: config.redisUrl,
+    redisTimeoutMs: config.redisTimeoutMs,
     databaseUrl: config.databaseUrl,
     replicaDir: replicaDirOf(config),
+    databaseTimeoutSeconds: config.databaseTimeoutSeconds,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     keyLimits: { maxKeysPerWorkspace: config.maxKeysPerWorkspace, rateLimitCeiling: config.keyRateLimitCeiling },
   });

@@ -42,7 +42,7 @@ export function isBusyLock(error: unknown): boolean {
 /**
  * What postgres.js reports when PostgreSQL is out of reach: the socket's own errors, the
  * driver's connection states, and the server's SQLSTATEs for "not now" (class 08 connection
- * exceptions; 57P01-57P03 shutting down or starting; 53300 too many connections; 53100 disk
+ * exceptions; 57P01-57P03 shutting down or starting; 57014 a statement cancelled at its deadline; 53300 too many connections; 53100 disk
  * full; 25006 a read-only transaction, as on a standby).
  */
 const POSTGRES_FAULTS: Record<string, StorageFault> = {
@@ -58,6 +58,10 @@ const POSTGRES_FAULTS: Record<string, StorageFault> = {
   CONNECTION_CLOSED: "unavailable",
   CONNECTION_DESTROYED: "unavailable",
   CONNECT_TIMEOUT: "unavailable",
+  // A request's statement past its deadline (src/storage/pg/pgDeadline.ts): ours, or the
+  // server's statement_timeout (57014, query_canceled), which that deadline sets.
+  DATABASE_TIMEOUT: "unavailable",
+  "57014": "unavailable",
   "57P01": "unavailable",
   "57P02": "unavailable",
   "57P03": "unavailable",

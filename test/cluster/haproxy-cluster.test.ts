@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import { freePort } from "../support/freePort.ts";
 import { eventually } from "../support/eventually.ts";
 import { NO_INSTANCE_BODY, startHaproxy, type RunningHaproxy } from "../support/haproxy.ts";
-import { startPostgres, type RunningPostgres } from "../support/postgres.ts";
+import { startOwnPostgres, type OwnPostgres } from "../support/postgres.ts";
 import { startRedis, type RunningRedis } from "../support/redisServer.ts";
 
 /**
@@ -21,7 +21,8 @@ let haproxy: RunningHaproxy;
 const instances: ServedProcess[] = [];
 const DATABASE = `bd_cluster_${process.pid}`;
 
-const pg: RunningPostgres = await startPostgres();
+// Its own cluster, never TEST_PG_URL's: a test stops it (an outage).
+const pg: OwnPostgres = await startOwnPostgres();
 const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
 await admin.unsafe(`DROP DATABASE IF EXISTS "${DATABASE}" WITH (FORCE)`);
 await admin.unsafe(`CREATE DATABASE "${DATABASE}"`);
@@ -202,7 +203,7 @@ describe("three instances behind HAProxy over one PostgreSQL and one Redis", () 
         headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
         body: JSON.stringify({ name: "Outage Lead", email: `outage${n}@example.ca`, phone: "416-555-0100", insuranceType: "Auto" }),
       });
-    pg.halt!();
+    await pg.halt();
     try {
       const write = await postLead(1);
       expect(write.status).toBe(503);
@@ -217,7 +218,7 @@ describe("three instances behind HAProxy over one PostgreSQL and one Redis", () 
       }
       await haproxy.waitForUp(3);
     } finally {
-      pg.resume!();
+      await pg.resume();
     }
     expect(await eventually(async () => (await postLead(2)).status === 201, 10_000)).toBe(true);
   }, 60_000);

@@ -62,6 +62,9 @@ describe("PgKeyStore", () => {
       const { key, record } = await keys.create({ workspace: "revoking" }, 1_000);
       const hash = hashApiKey(key);
       await keys.findByHash(hash);
+      // The other instance hears of the new key asynchronously (NOTIFY): a lookup before that is
+      // cached under the version before it, and the announcement arriving next would void it.
+      expect(await eventually(() => otherWatch.current() >= running.keysVersion.current())).toBe(true);
       expect((await otherKeys.findByHash(hash))?.revokedAt).toBeNull();
       expect(otherKeys.findByHash(hash)).not.toBeInstanceOf(Promise); // cached there too
 

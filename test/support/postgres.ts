@@ -6,11 +6,15 @@ import { freePort } from "./freePort.ts";
 export interface RunningPostgres {
   /** A superuser URL (trust auth) on 127.0.0.1, database `postgres`. */
   url: string;
-  /** Stops the server, keeping its data (an outage); undefined for an external TEST_PG_URL. */
-  halt?(): void;
-  /** Starts it again after halt(), on the same port. */
-  resume?(): void;
   stop(): Promise<void>;
+}
+
+/** A cluster of this run's own, which a test may stop and start again (an outage). */
+export interface OwnPostgres extends RunningPostgres {
+  /** Stops the server as an operator would (`pg_ctl stop -m fast`): clients are cut, connections refused. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port, with the same data. */
+  resume(): Promise<void>;
 }
 
 /**
@@ -24,6 +28,11 @@ export interface RunningPostgres {
 export async function startPostgres(): Promise<RunningPostgres> {
   const external = process.env.TEST_PG_URL;
   if (external) return { url: external, stop: async () => {} };
+  return startOwnPostgres();
+}
+
+/** startPostgres, but always a new cluster (never TEST_PG_URL's server): one a test may halt. */
+export async function startOwnPostgres(): Promise<OwnPostgres> {
   const bin = postgresBinDir();
   const dir = mkdtempSync(join(tmpdir(), "broker-directory-pg-"));
   const data = join(dir, "data");
@@ -44,12 +53,12 @@ export async function startPostgres(): Promise<RunningPostgres> {
     // Each test server holds a pool and a LISTEN connection; a whole suite opens many at once.
     "-c max_connections=300",
   ].join(" ");
-  const start = () => run([...prefix, join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", settings, "start"]);
-  start();
+  const start = [...prefix, join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", settings, "start"];
+  run(start);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    halt: () => run([...prefix, join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "-t", "20", "stop"]),
-    resume: start,
+    halt: () => runAsync([...prefix, join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "-t", "20", "stop"]),
+    resume: () => runAsync(start),
     async stop() {
       // Fast: roll back what is open and disconnect clients; immediate if that hangs.
       const stopped = Bun.spawnSync([...prefix, join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "-t", "20", "stop"], { stdout: "ignore", stderr: "pipe" });
@@ -74,6 +83,12 @@ export function postgresBinDir(): string {
 function run(command: string[]): void {
   const result = Bun.spawnSync(command, { stdout: "pipe", stderr: "pipe" });
   if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed (exit ${result.exitCode}):\n${result.stdout}\n${result.stderr}`);
+}
+
+/** run(), without holding the test's event loop (requests in flight are being timed meanwhile). */
+async function runAsync(command: string[]): Promise<void> {
+  const proc = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
+  if ((await proc.exited) !== 0) throw new Error(`${command.join(" ")} failed (exit ${proc.exitCode}):\n${await new Response(proc.stderr).text()}`);
 }
 
 function idOfPostgres(flag: "-u" | "-g"): number {

@@ -6,6 +6,10 @@ import { freePort } from "./freePort.ts";
 export interface RunningRedis {
   url: string;
   stop(): Promise<void>;
+  /** SIGSTOP: the server hangs with its connections open (accepted, never answered), as a frozen VM or a stuck disk does. */
+  freeze(): void;
+  /** SIGCONT: it answers again, starting with what waited. */
+  thaw(): void;
 }
 
 /**
@@ -33,7 +37,10 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
   })();
   return {
     url: `redis://127.0.0.1:${port}`,
+    freeze: () => proc.kill("SIGSTOP"),
+    thaw: () => proc.kill("SIGCONT"),
     async stop() {
+      proc.kill("SIGCONT");
       proc.kill("SIGTERM");
       await proc.exited;
       rmSync(dir, { recursive: true, force: true });

@@ -58,7 +58,9 @@ export async function startTestServer(
   const pg = onPostgres ? await createTestPgDatabase(options.databasePath) : undefined;
   const app = await startApp({
     databasePath,
-    ...(pg ? { databaseUrl: pg.url, redisUrl: process.env.TEST_REDIS_URL || undefined } : {}),
+    // The store's timeout at 1 s, not 50 ms: a suite run saturates both cores, and a reply read late
+    // would count as a hung store and the test's exact limits would loosen (test/cluster/redis-frozen.test.ts tests the default).
+    ...(pg ? { databaseUrl: pg.url, redisUrl: process.env.TEST_REDIS_URL || undefined, redisTimeoutMs: 1_000 } : {}),
     port: 0,
     hostname: "127.0.0.1",
     demo: options.demo ?? true,

@@ -3,6 +3,7 @@ import type { StorageHealthPort, WorkspaceStorePorts } from "../ports.ts";
 import { PgConsoleLinkStore } from "./pgConsoleLinkStore.ts";
 import { PgConsoleSessionStore } from "./pgConsoleSessionStore.ts";
 import type { PgDb } from "./pgDatabase.ts";
+import { DEFAULT_STATEMENT_TIMEOUT_MS, withDeadlines } from "./pgDeadline.ts";
 import { PgKeyStore } from "./pgKeyStore.ts";
 import { PgKeyUsageStore } from "./pgKeyUsageStore.ts";
 import { PgLeadStore } from "./pgLeadStore.ts";
@@ -25,20 +26,28 @@ export interface RunningPgStores {
 /**
  * Every write and workspace read over PostgreSQL (DATABASE_URL), ready to pass to
  * createServices: `createServices(replica, log, { ...stores, rateLimiter })`. Starts the
- * keys_version watch first, so it rejects when PostgreSQL cannot be reached at all.
+ * keys_version watch first, so it rejects when PostgreSQL cannot be reached at all. The stores
+ * serve requests: each of their statements answers within `timeoutMs` or fails, and a write
+ * that failed so is never committed later (withDeadlines).
  */
-export async function createPgStores(pg: PgDb, log: Logger, storage: StorageHealthPort = new PgStorageHealth(pg, log)): Promise<RunningPgStores> {
+export async function createPgStores(
+  pg: PgDb,
+  log: Logger,
+  storage: StorageHealthPort = new PgStorageHealth(pg, log),
+  timeoutMs = DEFAULT_STATEMENT_TIMEOUT_MS,
+): Promise<RunningPgStores> {
   const keysVersion = new PgVersionWatch(pg, "keys_version", log);
   await keysVersion.start();
+  const bounded = withDeadlines(pg, timeoutMs);
   return {
     stores: {
-      keys: new PgKeyStore(pg, keysVersion, storage),
-      leads: new PgLeadStore(pg),
-      quotes: new PgQuoteStore(pg),
-      keyUsage: new PgKeyUsageStore(pg),
-      consoleLinks: new PgConsoleLinkStore(pg),
-      consoleSessions: new PgConsoleSessionStore(pg, storage),
-      quotePurge: new PgQuotePurge(pg),
+      keys: new PgKeyStore(bounded, keysVersion, storage),
+      leads: new PgLeadStore(bounded),
+      quotes: new PgQuoteStore(bounded),
+      keyUsage: new PgKeyUsageStore(bounded),
+      consoleLinks: new PgConsoleLinkStore(bounded),
+      consoleSessions: new PgConsoleSessionStore(bounded, storage),
+      quotePurge: new PgQuotePurge(bounded),
       storage,
     },
     keysVersion,
