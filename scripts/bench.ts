@@ -13,6 +13,11 @@
  *   bun run bench --cluster 3 [--brokers 1000] [--duration 10] …
  *     list, detail and search through HAProxy in front of 1, then N instances over one
  *     PostgreSQL and one Redis (throwaway, started like the tests'): scripts/bench/cluster.ts.
+ *
+ *   bun run bench --replica-start [--brokers 1000,100000] [--rounds 3] [--seed-cache DIR]
+ *     an instance over PostgreSQL from spawn to /readyz 200: its replica loaded whole (cold),
+ *     then reused after a clean stop and after kill -9, a few brokers changed before each
+ *     restart (scripts/bench/replicaStart.ts). Writes results/<date>-<brokers>-replica-start.json.
  */
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -21,8 +26,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { printUsageIfAsked } from "./bench/usage.ts";
 import { benchCluster } from "./bench/cluster.ts";
+import { benchReplicaStart } from "./bench/replicaStart.ts";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
-import { machineInfo, markdownTable, summaryLines, warnings, type BenchRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
+import { machineInfo, markdownTable, replicaStartLines, summaryLines, warnings, type BenchRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { memoryOf } from "./bench/processMemory.ts";
 import { buildScenarios, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
@@ -44,6 +50,8 @@ const { values } = parseArgs({
     only: { type: "string" },
     "seed-cache": { type: "string" },
     cluster: { type: "string" },
+    "replica-start": { type: "boolean", default: false },
+    rounds: { type: "string", default: "3" },
     help: { type: "boolean", short: "h" },
   },
   strict: true,
@@ -80,6 +88,23 @@ if (values.cluster) {
   try {
     const instances = positive(values.cluster, "cluster");
     await benchCluster(app, { instances, brokers: brokerCounts[0]!, dir: workDir, load, warmupSeconds, logLevel });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
+if (values["replica-start"]) {
+  try {
+    for (const brokers of brokerCounts) {
+      const rounds = positive(values.rounds, "rounds");
+      const record = await benchReplicaStart(app, { brokers, rounds, dir: join(workDir, `replica-start-${brokers}`), logLevel, seedCache: values["seed-cache"] });
+      const file = join(resultsDir, `${record.date.slice(0, 10)}-${brokers}-replica-start.json`);
+      writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+      console.log(`\n## Replica start at ${brokers.toLocaleString("en-CA")} brokers, ${record.date.slice(0, 10)}\n`);
+      for (const line of replicaStartLines(record)) console.log(`- ${line}`);
+      console.log(`\nwrote ${file.slice(REPO.length + 1)}`);
+    }
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

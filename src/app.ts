@@ -179,10 +179,15 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   };
 }
 
-/** Builds an in-memory index now; a failure is logged and left to the first request that needs it. */
+/**
+ * Builds an in-memory index now; a failure is logged and left to the first request that needs it.
+ * Its time is logged: it is part of every start (O(directory), a reused replica's too).
+ */
 function warmUp(log: Logger, what: string, step: () => void): void {
+  const started = performance.now();
   try {
     step();
+    log.info(`${what} built`, { ms: Math.round(performance.now() - started) });
   } catch (error) {
     log.warn(`${what} warm-up skipped`, { error: error instanceof Error ? error.message : String(error) });
   }

@@ -55,12 +55,12 @@ export interface RunningProcess {
 }
 
 /**
- * Spawns `argv` and polls `/healthz` every 2 ms until it answers 200: the time includes
- * process start, migrations, demo loading, and Bun.serve binding the port.
+ * Spawns `argv` and polls `/healthz` (or `readyPath`) every 2 ms until it answers 200: the time
+ * includes process start, migrations, demo loading, and Bun.serve binding the port.
  */
 export async function startProcess(
   argv: string[],
-  options: { port: number; cwd: string; logFile: string; timeoutMs?: number; env?: Record<string, string> },
+  options: { port: number; cwd: string; logFile: string; timeoutMs?: number; env?: Record<string, string>; readyPath?: string },
 ): Promise<RunningProcess> {
   const url = `http://127.0.0.1:${options.port}`;
   const started = performance.now();
@@ -73,9 +73,9 @@ export async function startProcess(
   });
   const deadline = started + (options.timeoutMs ?? 60_000);
   while (performance.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`${argv.join(" ")} exited with ${proc.exitCode} before /healthz answered (log: ${options.logFile})`);
+    if (proc.exitCode !== null) throw new Error(`${argv.join(" ")} exited with ${proc.exitCode} before ${options.readyPath ?? "/healthz"} answered (log: ${options.logFile})`);
     try {
-      const response = await fetch(`${url}/healthz`);
+      const response = await fetch(url + (options.readyPath ?? "/healthz"));
       if (response.ok) return { proc, url, startupMs: performance.now() - started, logFile: options.logFile };
     } catch {
       // not listening yet
@@ -83,11 +83,14 @@ export async function startProcess(
     await Bun.sleep(2);
   }
   proc.kill("SIGKILL");
-  throw new Error(`${argv.join(" ")} did not answer /healthz within ${options.timeoutMs ?? 60_000} ms`);
+  throw new Error(`${argv.join(" ")} did not answer ${options.readyPath ?? "/healthz"} within ${options.timeoutMs ?? 60_000} ms`);
 }
 
 /** `env`: DATABASE_URL / REDIS_URL for the cluster mode (the caller's shell never leaks in). */
-export function startApp(app: AppCommand, options: { db: string; port: number; cwd: string; logFile: string; demo: boolean; logLevel: string; env?: Record<string, string> }) {
+export function startApp(
+  app: AppCommand,
+  options: { db: string; port: number; cwd: string; logFile: string; demo: boolean; logLevel: string; env?: Record<string, string>; readyPath?: string; timeoutMs?: number },
+) {
   const args = ["serve", "--db", options.db, "--port", String(options.port), "--host", "127.0.0.1", "--log-level", options.logLevel];
   if (!options.demo) args.push("--no-demo");
   return startProcess([...app.argv, ...args], options);

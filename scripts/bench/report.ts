@@ -2,6 +2,7 @@
 import { cpus, release, totalmem } from "node:os";
 import type { CpuShare } from "./cpuUsage.ts";
 import type { LoggingCost } from "./loggingCost.ts";
+import type { ReplicaStartMeasure, ReplicaStartRecord } from "./replicaStart.ts";
 import type { ServerTimes } from "./serverTimes.ts";
 import type { LoadResult } from "./wrk.ts";
 
@@ -125,4 +126,20 @@ export function warnings(record: BenchRecord): string[] {
     }
     return out;
   });
+}
+
+/** `--replica-start`: cold against reused starts, each round, then the medians. */
+export function replicaStartLines(record: ReplicaStartRecord): string[] {
+  const part = (label: string, ms: number | null) => (ms === null ? "" : `, ${label} ${fmt(ms)} ms`);
+  const start = (m: ReplicaStartMeasure) =>
+    `${fmt(m.readyMs)} ms (${m.reused ? "catch-up" : "load"} ${m.replicaMs === null ? "?" : fmt(m.replicaMs)} ms${part("search index", m.searchIndexMs)}${part("discovery index", m.discoveryIndexMs)})`;
+  const m = record.medianReadyMs;
+  return [
+    `PostgreSQL: ${fmt(record.settings.brokers)} brokers, ${fmt(record.seed.reviews)} reviews (${record.seed.how} in ${record.seed.seconds.toFixed(1)} s); ${record.settings.changedPerRestart} brokers changed before each restart`,
+    ...record.rounds.map(
+      (r, i) => `round ${i + 1}, spawn → /readyz 200: cold ${start(r.cold)}; reused after SIGTERM ${start(r.reused)}; reused after kill -9 ${start(r.reusedAfterCrash)}`,
+    ),
+    `median of ${record.rounds.length}: cold ${fmt(m.cold)} ms, reused after SIGTERM ${fmt(m.reused)} ms, reused after kill -9 ${fmt(m.reusedAfterCrash)} ms`,
+    `${record.server.describe}, log level ${record.server.logLevel}; machine: ${record.machine.cores} cores (${record.machine.cpu}), ${record.machine.memoryGiB} GiB, Bun ${record.bun}`,
+  ];
 }
