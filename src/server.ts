@@ -75,6 +75,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
     db: services.db,
     token: options.metricsToken,
     caches: () => services.caches.stats(),
+    inFlight: () => options.inFlight?.requestsInFlight ?? 0,
   });
   const contract = createOpenApiSource(restRoutes);
 

@@ -30,3 +30,45 @@ export function rawRequest(url: string, head: string, body = ""): Promise<RawRes
     });
   });
 }
+
+/**
+ * A request whose client goes away mid-body: `head` (request line and headers, a
+ * Content-Length among them, no blank line), then `bytes` bytes of body, then the socket is
+ * closed. Resolves once it is.
+ */
+export function abortedUpload(url: string, head: string, bytes: number): Promise<void> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\n${"x".repeat(bytes)}`, () => socket.destroy()));
+    socket.on("error", () => {}); // a reset from the server is the same end
+    socket.on("close", () => resolve());
+  });
+}
+
+export interface SlowBody {
+  /** Whatever the server sent back, once the connection closed. */
+  closed: Promise<{ text: string; ms: number }>;
+  /** Stops sending and closes the connection. */
+  close(): void;
+}
+
+/**
+ * A request whose body arrives one byte every `everyMs` and never ends, from `localAddress`
+ * (any of 127/8 on Linux, to look like another client): `head` as in abortedUpload.
+ */
+export function slowBody(url: string, head: string, options: { everyMs: number; localAddress?: string }): SlowBody {
+  const { hostname, port } = new URL(url);
+  const started = performance.now();
+  const socket = connect({ port: Number(port), host: hostname, localAddress: options.localAddress }, () => socket.write(`${head}\r\n\r\nx`));
+  const drip = setInterval(() => socket.writable && socket.write("x"), options.everyMs);
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  socket.on("error", () => {});
+  const closed = new Promise<{ text: string; ms: number }>((resolve) =>
+    socket.on("close", () => {
+      clearInterval(drip);
+      resolve({ text: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started });
+    }),
+  );
+  return { closed, close: () => socket.destroy() };
+}
