@@ -38,6 +38,10 @@ export interface AppOptions {
   metricsToken?: string;
   /** MCP_ALLOWED_ORIGINS: browser origins that may call /mcp (none by default). */
   mcpAllowedOrigins?: readonly string[];
+  /** BODY_TIMEOUT_SECONDS: how long a request body may take to arrive whole. */
+  bodyTimeoutSeconds?: number;
+  /** MAX_REQUESTS_PER_CLIENT: requests one client address may have in progress at once. */
+  maxRequestsPerClient?: number;
 }
 
 export interface RunningApp {
@@ -97,6 +101,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     publicUrl: options.publicUrl,
     metricsToken: options.metricsToken,
     mcpAllowedOrigins: options.mcpAllowedOrigins,
+    bodyTimeoutSeconds: options.bodyTimeoutSeconds,
+    maxRequestsPerClient: options.maxRequestsPerClient,
   });
   inFlight.port = server.port;
   if (options.demo) {

@@ -157,6 +157,30 @@ export const SETTINGS = {
       .default("NORMAL"),
     help: "NORMAL (default): no acknowledged write is lost if the process dies, the last ones may be on power loss; FULL: none on power loss either (an fsync per write)",
   },
+  bodyTimeoutSeconds: {
+    flag: "body-timeout",
+    env: "BODY_TIMEOUT_SECONDS",
+    placeholder: "S",
+    schema: z.coerce
+      .number({ error: "BODY_TIMEOUT_SECONDS / --body-timeout must be a number of seconds" })
+      .int({ error: "BODY_TIMEOUT_SECONDS / --body-timeout must be a whole number of seconds" })
+      .min(1, { error: "BODY_TIMEOUT_SECONDS / --body-timeout must be 1 to 120" })
+      .max(120, { error: "BODY_TIMEOUT_SECONDS / --body-timeout must be 1 to 120" })
+      .default(10),
+    help: "How long a request body may take to arrive whole, from the request's start; then its connection is closed (default 10)",
+  },
+  maxRequestsPerClient: {
+    flag: "max-requests-per-client",
+    env: "MAX_REQUESTS_PER_CLIENT",
+    placeholder: "N",
+    schema: z.coerce
+      .number({ error: "MAX_REQUESTS_PER_CLIENT / --max-requests-per-client must be a number" })
+      .int({ error: "MAX_REQUESTS_PER_CLIENT / --max-requests-per-client must be a whole number" })
+      .min(1, { error: "MAX_REQUESTS_PER_CLIENT / --max-requests-per-client must be 1 to 1000000" })
+      .max(1_000_000, { error: "MAX_REQUESTS_PER_CLIENT / --max-requests-per-client must be 1 to 1000000" })
+      .default(256),
+    help: "Requests one client address (an IPv6 /64) may have in progress at once; more get 429 (default 256; behind a proxy all clients share its address: raise it to the proxy's connections)",
+  },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",
     env: "SHUTDOWN_GRACE_SECONDS",

@@ -31,6 +31,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     redisUrl: config.redisUrl,
     databaseUrl: config.databaseUrl,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
+    bodyTimeoutSeconds: config.bodyTimeoutSeconds,
+    maxRequestsPerClient: config.maxRequestsPerClient,
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {

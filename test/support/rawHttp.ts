@@ -52,15 +52,12 @@ export interface SlowBody {
   close(): void;
 }
 
-/**
- * A request whose body arrives one byte every `everyMs` and never ends, from `localAddress`
- * (any of 127/8 on Linux, to look like another client): `head` as in abortedUpload.
- */
-export function slowBody(url: string, head: string, options: { everyMs: number; localAddress?: string }): SlowBody {
+/** A request whose body arrives one byte every `everyMs` and never ends: `head` as in abortedUpload. */
+export function slowBody(url: string, head: string, everyMs: number): SlowBody {
   const { hostname, port } = new URL(url);
   const started = performance.now();
-  const socket = connect({ port: Number(port), host: hostname, localAddress: options.localAddress }, () => socket.write(`${head}\r\n\r\nx`));
-  const drip = setInterval(() => socket.writable && socket.write("x"), options.everyMs);
+  const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\nx`));
+  const drip = setInterval(() => socket.writable && socket.write("x"), everyMs);
   const chunks: Buffer[] = [];
   socket.on("data", (chunk: Buffer) => chunks.push(chunk));
   socket.on("error", () => {});
@@ -71,4 +68,16 @@ export function slowBody(url: string, head: string, options: { everyMs: number; 
     }),
   );
   return { closed, close: () => socket.destroy() };
+}
+
+/**
+ * GET `url` from another loopback address (any of 127/8 on Linux), as another client would:
+ * Bun's sockets cannot choose their source address, curl can. Status and body.
+ */
+export async function getFrom(localAddress: string, url: string): Promise<{ status: number; body: string }> {
+  const curl = Bun.spawn(["curl", "-sS", "--interface", localAddress, "-w", "\n%{http_code}", url], { stdout: "pipe", stderr: "ignore" });
+  const out = await new Response(curl.stdout).text();
+  await curl.exited;
+  const cut = out.lastIndexOf("\n");
+  return { status: Number(out.slice(cut + 1)), body: out.slice(0, cut) };
 }

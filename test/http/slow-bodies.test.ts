@@ -1,0 +1,104 @@
+/**
+ * Bodies sent a byte at a time: each is cut at the body deadline on every surface (its
+ * descriptor and its place in flight given back), and one address cannot hold more than its
+ * share of requests at once: the next is refused with a JSON 429 while other addresses are
+ * served. (Before, such a body held its descriptor until the 120 s idle timeout, and 19,975 of
+ * them from one address exhausted the descriptor limit.) The server is a child process, so its
+ * descriptors are its own; curl from other loopback addresses (127/8) plays the other clients.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readdirSync, readlinkSync } from "node:fs";
+import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import { BODY_SURFACES, EMBED_ORIGIN, postHead } from "../support/bodySurfaces.ts";
+import { eventually } from "../support/eventually.ts";
+import { getFrom, slowBody } from "../support/rawHttp.ts";
+
+const BODY_TIMEOUT_SECONDS = 1;
+const MAX_PER_CLIENT = 10;
+
+const tmp = tempDir();
+const path = tmp.path("slow.db");
+let server: ServedProcess;
+let key: string;
+let embedKey: string;
+
+async function createKey(...args: string[]): Promise<string> {
+  const created = await runCli(["keys", "create", "--workspace", "slow", "--rate-limit", "1000000", "--json", ...args], { DATABASE_PATH: path });
+  return (JSON.parse(created.stdout) as { key: string }).key;
+}
+
+beforeAll(async () => {
+  key = await createKey();
+  embedKey = await createKey("--origins", EMBED_ORIGIN);
+  server = await startServe(
+    ["--port", "0", "--host", "127.0.0.1", "--no-demo", "--body-timeout", String(BODY_TIMEOUT_SECONDS), "--max-requests-per-client", String(MAX_PER_CLIENT)],
+    { env: { DATABASE_PATH: path } },
+  );
+}, 30_000);
+afterAll(() => {
+  server?.proc.kill("SIGKILL");
+  tmp.remove();
+});
+
+/** Requests the server has in flight, the scrape itself excluded (asked from an address of its own). */
+async function inFlight(): Promise<number> {
+  const { body } = await getFrom("127.0.0.9", `${server.url}/metrics`);
+  return Number(/^broker_directory_http_requests_in_flight (\d+)/m.exec(body)?.[1]) - 1;
+}
+
+/** The server's open sockets (descriptors linked to socket:[…]): the listener and its connections. */
+function openSockets(): number {
+  const fds = `/proc/${server.proc.pid}/fd`;
+  return readdirSync(fds).filter((fd) => {
+    try {
+      return readlinkSync(`${fds}/${fd}`).startsWith("socket:");
+    } catch {
+      return false; // closed meanwhile
+    }
+  }).length;
+}
+
+/** Resolves with `promise`'s value, or "still open" once `ms` pass. */
+const within = <T,>(promise: Promise<T>, ms: number) => Promise.race([promise, Bun.sleep(ms).then(() => "still open" as const)]);
+
+// Bun enforces the deadline on its own clock, in steps of a few seconds: a 1 s deadline cuts
+// within ~5 s. The old 120 s idle timeout would have let every one of them run on.
+test("a body sent a byte at a time is cut at the deadline on every surface, keyed or not, and its descriptor freed", async () => {
+  expect(await inFlight()).toBe(0); // and whatever a scrape leaves open is there before as after
+  const socketsBefore = openSockets();
+  const heads = BODY_SURFACES.flatMap((surface) => [
+    postHead(server.url, surface, undefined, 1_000),
+    ...(surface.keyed ? [postHead(server.url, surface, surface.keyed === "embed" ? embedKey : key, 1_000)] : []),
+  ]);
+  expect(heads.length).toBeLessThanOrEqual(MAX_PER_CLIENT); // the cap is the next test's
+  const slow = heads.map((head) => slowBody(server.url, head, 200));
+  expect(await eventually(async () => (await inFlight()) === heads.length)).toBe(true);
+  expect(openSockets()).toBeGreaterThanOrEqual(socketsBefore + heads.length);
+
+  const ends = await Promise.all(slow.map((s) => within(s.closed, 15_000)));
+  slow.forEach((s) => s.close());
+  expect(ends).not.toContain("still open");
+  expect(await eventually(async () => (await inFlight()) === 0)).toBe(true);
+  expect(await eventually(() => openSockets() <= socketsBefore)).toBe(true);
+}, 30_000);
+
+test("one address gets its share of requests in progress, the next a JSON 429, while other addresses are served", async () => {
+  const head = postHead(server.url, BODY_SURFACES.find((s) => s.name === "tRPC")!, undefined, 1_000);
+  const held = Array.from({ length: MAX_PER_CLIENT }, () => slowBody(server.url, head, 100));
+  expect(await eventually(async () => (await inFlight()) === MAX_PER_CLIENT)).toBe(true);
+
+  const refused = await fetch(`${server.url}/api/v1/brokers`);
+  expect(refused.status).toBe(429);
+  expect(refused.headers.get("retry-after")).toBe("1");
+  expect(((await refused.json()) as { error: string }).error).toContain(`${MAX_PER_CLIENT} at most at once`);
+  // A slow body refused so is not waited for: it holds no place in flight, and its connection is closed.
+  const refusedSlow = slowBody(server.url, head, 100);
+  const { text } = (await within(refusedSlow.closed, 15_000)) as { text: string };
+  expect(text).toStartWith("HTTP/1.1 429");
+
+  expect((await getFrom("127.0.0.2", `${server.url}/healthz`)).status).toBe(200);
+
+  held.forEach((s) => s.close());
+  expect(await eventually(async () => (await inFlight()) === 0)).toBe(true);
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+}, 30_000);
