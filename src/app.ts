@@ -40,8 +40,8 @@ export interface AppOptions {
   mcpAllowedOrigins?: readonly string[];
   /** BODY_TIMEOUT_SECONDS: how long a request body may take to arrive whole. */
   bodyTimeoutSeconds?: number;
-  /** MAX_REQUESTS_PER_CLIENT: requests one client address may have in progress at once. */
-  maxRequestsPerClient?: number;
+  /** MAX_UPLOADS_PER_CLIENT: requests with a body one client address may have in progress at once. */
+  maxUploadsPerClient?: number;
 }
 
 export interface RunningApp {
@@ -102,7 +102,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     metricsToken: options.metricsToken,
     mcpAllowedOrigins: options.mcpAllowedOrigins,
     bodyTimeoutSeconds: options.bodyTimeoutSeconds,
-    maxRequestsPerClient: options.maxRequestsPerClient,
+    maxUploadsPerClient: options.maxUploadsPerClient,
   });
   inFlight.port = server.port;
   if (options.demo) {

@@ -169,17 +169,17 @@ export const SETTINGS = {
       .default(10),
     help: "How long a request body may take to arrive whole, from the request's start; then its connection is closed (default 10)",
   },
-  maxRequestsPerClient: {
-    flag: "max-requests-per-client",
-    env: "MAX_REQUESTS_PER_CLIENT",
+  maxUploadsPerClient: {
+    flag: "max-uploads-per-client",
+    env: "MAX_UPLOADS_PER_CLIENT",
     placeholder: "N",
     schema: z.coerce
-      .number({ error: "MAX_REQUESTS_PER_CLIENT / --max-requests-per-client must be a number" })
-      .int({ error: "MAX_REQUESTS_PER_CLIENT / --max-requests-per-client must be a whole number" })
-      .min(1, { error: "MAX_REQUESTS_PER_CLIENT / --max-requests-per-client must be 1 to 1000000" })
-      .max(1_000_000, { error: "MAX_REQUESTS_PER_CLIENT / --max-requests-per-client must be 1 to 1000000" })
+      .number({ error: "MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client must be a number" })
+      .int({ error: "MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client must be a whole number" })
+      .min(1, { error: "MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client must be 1 to 1000000" })
+      .max(1_000_000, { error: "MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client must be 1 to 1000000" })
       .default(256),
-    help: "Requests one client address (an IPv6 /64) may have in progress at once; more get 429 (default 256; behind a proxy all clients share its address: raise it to the proxy's connections)",
+    help: "Requests with a body one client address (an IPv6 /64) may have in progress at once; more get 429 (default 256; behind a proxy all clients share its address: see README)",
   },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",

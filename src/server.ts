@@ -42,8 +42,8 @@ export interface ServerOptions {
   inFlight?: InFlightResponses;
   /** BODY_TIMEOUT_SECONDS: how long a request body may take to arrive whole (default 10). */
   bodyTimeoutSeconds?: number;
-  /** MAX_REQUESTS_PER_CLIENT: requests one client address may have in progress at once (default 256). */
-  maxRequestsPerClient?: number;
+  /** MAX_UPLOADS_PER_CLIENT: requests with a body one client address may have in progress at once (default 256). */
+  maxUploadsPerClient?: number;
 }
 
 /**
@@ -86,7 +86,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
   });
   const contract = createOpenApiSource(restRoutes);
   const bodies = new BodyArrival(options.bodyTimeoutSeconds ?? 10, IDLE_TIMEOUT_SECONDS);
-  const slots = new ClientSlots(options.maxRequestsPerClient ?? 256);
+  const slots = new ClientSlots(options.maxUploadsPerClient ?? 256);
 
   // Not async: an answer ready at once (a cached read, a probe) is handed to Bun as it is,
   // which spares the promise machinery on the hot path.
@@ -217,28 +217,38 @@ export function startServer(services: Services, options: ServerOptions): Server<
   function answer(request: Request, server: Server<undefined>, endInFlight: (() => void) | undefined): Response | Promise<Response> {
     const started = performance.now();
     const target = parseRequestTarget(request);
+    let clientAddress: string | undefined | null = null;
     const info: RequestInfo = {
       requestId: requestIdFor(request),
       baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : ""),
       publicUrl: options.publicUrl,
-      clientAddress: server.requestIP(request)?.address,
+      // Asked for by few routes (auth failures, local-only pages, uploads): looked up only then
+      // (it cost a /healthz answer a third of its time).
+      get clientAddress() {
+        if (clientAddress === null) clientAddress = server.requestIP(request)?.address;
+        return clientAddress;
+      },
     };
+    // A request with a body is one a client can hold open at will (sending it slowly): those
+    // have a deadline and a cap per client address.
     const hasBody = bodies.start(request, server);
-    const slot = slots.take(info.clientAddress);
+    const slot = hasBody ? slots.take(info.clientAddress) : undefined;
     let end = endInFlight;
     let reply: Response | Promise<Response>;
     try {
-      if (typeof slot !== "function") {
+      if (slot !== undefined && typeof slot !== "function") {
         info.route = "(too many in progress)";
         const refusal = errorResponse(slot.status, slot.message, { "Retry-After": "1" });
         reply = target.ok && isEmbedPath(target.url.pathname) ? withEmbedCors(request, refusal) : refusal;
         // Its body is not waited for (that would hold what was refused): the connection closes soon.
-        if (hasBody) server.timeout(request, 1);
+        server.timeout(request, 1);
       } else {
-        end = () => {
-          slot();
-          endInFlight?.();
-        };
+        if (slot) {
+          end = () => {
+            slot();
+            endInFlight?.();
+          };
+        }
         if (target.ok) reply = route(request, target.url, info);
         else {
           info.route = "(bad request target)";

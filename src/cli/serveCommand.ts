@@ -32,7 +32,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     databaseUrl: config.databaseUrl,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     bodyTimeoutSeconds: config.bodyTimeoutSeconds,
-    maxRequestsPerClient: config.maxRequestsPerClient,
+    maxUploadsPerClient: config.maxUploadsPerClient,
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {

@@ -1,7 +1,7 @@
 /**
  * Bodies sent a byte at a time: each is cut at the body deadline on every surface (its
  * descriptor and its place in flight given back), and one address cannot hold more than its
- * share of requests at once: the next is refused with a JSON 429 while other addresses are
+ * share of uploads (requests with a body) at once: the next is refused with a JSON 429 while other addresses are
  * served. (Before, such a body held its descriptor until the 120 s idle timeout, and 19,975 of
  * them from one address exhausted the descriptor limit.) The server is a child process, so its
  * descriptors are its own; curl from other loopback addresses (127/8) plays the other clients.
@@ -11,7 +11,7 @@ import { readdirSync, readlinkSync } from "node:fs";
 import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
 import { BODY_SURFACES, EMBED_ORIGIN, postHead } from "../support/bodySurfaces.ts";
 import { eventually } from "../support/eventually.ts";
-import { getFrom, slowBody } from "../support/rawHttp.ts";
+import { requestFrom, slowBody } from "../support/rawHttp.ts";
 
 const BODY_TIMEOUT_SECONDS = 1;
 const MAX_PER_CLIENT = 10;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   key = await createKey();
   embedKey = await createKey("--origins", EMBED_ORIGIN);
   server = await startServe(
-    ["--port", "0", "--host", "127.0.0.1", "--no-demo", "--body-timeout", String(BODY_TIMEOUT_SECONDS), "--max-requests-per-client", String(MAX_PER_CLIENT)],
+    ["--port", "0", "--host", "127.0.0.1", "--no-demo", "--body-timeout", String(BODY_TIMEOUT_SECONDS), "--max-uploads-per-client", String(MAX_PER_CLIENT)],
     { env: { DATABASE_PATH: path } },
   );
 }, 30_000);
@@ -42,7 +42,7 @@ afterAll(() => {
 
 /** Requests the server has in flight, the scrape itself excluded (asked from an address of its own). */
 async function inFlight(): Promise<number> {
-  const { body } = await getFrom("127.0.0.9", `${server.url}/metrics`);
+  const { body } = await requestFrom("127.0.0.9", `${server.url}/metrics`);
   return Number(/^broker_directory_http_requests_in_flight (\d+)/m.exec(body)?.[1]) - 1;
 }
 
@@ -82,23 +82,27 @@ test("a body sent a byte at a time is cut at the deadline on every surface, keye
   expect(await eventually(() => openSockets() <= socketsBefore)).toBe(true);
 }, 30_000);
 
-test("one address gets its share of requests in progress, the next a JSON 429, while other addresses are served", async () => {
+test("one address gets its share of uploads in progress, the next a JSON 429, while other addresses are served", async () => {
   const head = postHead(server.url, BODY_SURFACES.find((s) => s.name === "tRPC")!, undefined, 1_000);
   const held = Array.from({ length: MAX_PER_CLIENT }, () => slowBody(server.url, head, 100));
   expect(await eventually(async () => (await inFlight()) === MAX_PER_CLIENT)).toBe(true);
 
-  const refused = await fetch(`${server.url}/api/v1/brokers`);
+  const upload = { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } };
+  const refused = await fetch(`${server.url}/api/v1/leads`, upload);
   expect(refused.status).toBe(429);
   expect(refused.headers.get("retry-after")).toBe("1");
-  expect(((await refused.json()) as { error: string }).error).toContain(`${MAX_PER_CLIENT} at most at once`);
+  expect(((await refused.json()) as { error: string }).error).toContain(`${MAX_PER_CLIENT} requests with a body at most at once`);
+  // Requests without a body are not counted: nothing a client sends can hold them open.
+  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   // A slow body refused so is not waited for: it holds no place in flight, and its connection is closed.
   const refusedSlow = slowBody(server.url, head, 100);
   const { text } = (await within(refusedSlow.closed, 15_000)) as { text: string };
   expect(text).toStartWith("HTTP/1.1 429");
 
-  expect((await getFrom("127.0.0.2", `${server.url}/healthz`)).status).toBe(200);
+  // Another address uploads as usual (no key: a 401, not the cap's 429).
+  expect((await requestFrom("127.0.0.2", `${server.url}/api/v1/leads`, "{}")).status).toBe(401);
 
   held.forEach((s) => s.close());
   expect(await eventually(async () => (await inFlight()) === 0)).toBe(true);
-  expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  expect((await fetch(`${server.url}/api/v1/leads`, upload)).status).toBe(401);
 }, 30_000);

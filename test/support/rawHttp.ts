@@ -71,11 +71,12 @@ export function slowBody(url: string, head: string, everyMs: number): SlowBody {
 }
 
 /**
- * GET `url` from another loopback address (any of 127/8 on Linux), as another client would:
- * Bun's sockets cannot choose their source address, curl can. Status and body.
+ * GET `url`, or POST `json` to it, from another loopback address (any of 127/8 on Linux), as
+ * another client would: Bun's sockets cannot choose their source address, curl can. Status and body.
  */
-export async function getFrom(localAddress: string, url: string): Promise<{ status: number; body: string }> {
-  const curl = Bun.spawn(["curl", "-sS", "--interface", localAddress, "-w", "\n%{http_code}", url], { stdout: "pipe", stderr: "ignore" });
+export async function requestFrom(localAddress: string, url: string, json?: string): Promise<{ status: number; body: string }> {
+  const post = json === undefined ? [] : ["-H", "Content-Type: application/json", "--data-binary", json];
+  const curl = Bun.spawn(["curl", "-sS", "--interface", localAddress, "-w", "\n%{http_code}", ...post, url], { stdout: "pipe", stderr: "ignore" });
   const out = await new Response(curl.stdout).text();
   await curl.exited;
   const cut = out.lastIndexOf("\n");

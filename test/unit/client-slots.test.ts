@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { ClientSlots, clientOf } from "../../src/adapters/http/clientSlots.ts";
 
-test("an address has its cap of requests in progress; a slot given back (once) makes room again", () => {
+test("an address has its cap of uploads in progress; a slot given back (once) makes room again", () => {
   const slots = new ClientSlots(2);
   const first = slots.take("203.0.113.7");
   const second = slots.take("203.0.113.7");

@@ -1,17 +1,18 @@
 /**
- * Addresses with requests in flight that are counted at most: more at once means the server is
+ * Addresses with uploads in progress that are counted at most: more at once means the server is
  * past what one instance serves, and a newcomer is told to come back (503) rather than the
  * table growing with whatever addresses a flood brings. Each entry lives only while its
- * address has a request in flight.
+ * address has an upload in progress.
  */
 export const MAX_COUNTED_CLIENTS = 10_000;
 
 export type SlotRefusal = { status: 429 | 503; message: string };
 
 /**
- * Requests in flight per client address, capped (MAX_REQUESTS_PER_CLIENT): each open request
- * holds a connection, and a client holding its descriptors (a body sent a byte at a time) must
- * not exhaust the server's. The address is the socket's peer: behind a reverse proxy, the
+ * Requests with a body in progress per client address, capped (MAX_UPLOADS_PER_CLIENT): such a
+ * request holds its connection as long as its client takes to send the body (up to the body
+ * deadline), and one client holding many (a body sent a byte at a time) must not exhaust the
+ * server's descriptors. The address is the socket's peer: behind a reverse proxy, the
  * proxy's, shared by all its clients (see README, Security). An IPv6 client counts by its /64,
  * the block one subscriber gets; an IPv4-mapped IPv6 address as the IPv4 address it is.
  */
@@ -30,7 +31,7 @@ export class ClientSlots {
     const client = clientOf(address);
     const count = this.counts.get(client) ?? 0;
     if (count >= this.maxPerClient) {
-      return { status: 429, message: `Too many requests in progress from your address (${this.maxPerClient} at most at once); retry once some have finished.` };
+      return { status: 429, message: `Too many uploads in progress from your address (${this.maxPerClient} requests with a body at most at once); retry once some have finished.` };
     }
     if (count === 0 && this.counts.size >= this.maxClients) {
       return { status: 503, message: "The server is answering too many clients at once; retry shortly." };
@@ -46,7 +47,7 @@ export class ClientSlots {
     };
   }
 
-  /** Addresses with a request in flight now. */
+  /** Addresses with an upload in progress now. */
   get clients(): number {
     return this.counts.size;
   }
