@@ -35,6 +35,15 @@ const httpUrl = (name: string) =>
     .refine((value) => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), { error: `${name} must be an http(s) URL such as https://brokers.example.ca` })
     .transform((value) => trimChar(value, "/", "end"));
 
+/** A whole number from `min` to `max`, e.g. wholeNumber("PORT / --port", 0, 65535, 3000). */
+const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int({ error: `${name} must be a whole number` })
+    .min(min, { error: `${name} must be ${min} to ${max}` })
+    .max(max, { error: `${name} must be ${min} to ${max}` })
+    .default(fallback);
+
 /** A whole or fractional number of seconds from 0 to `max`, e.g. seconds("DRAIN_SECONDS / --drain", 60, 0). */
 const seconds = (name: string, max: number, fallback: number) =>
   z.coerce
@@ -62,12 +71,7 @@ export const SETTINGS = {
     flag: "port",
     env: "PORT",
     placeholder: "N",
-    schema: z.coerce
-      .number({ error: "PORT / --port must be a number" })
-      .int({ error: "PORT / --port must be a whole number" })
-      .min(0, { error: "PORT / --port must be 0 to 65535" })
-      .max(65535, { error: "PORT / --port must be 0 to 65535" })
-      .default(3000),
+    schema: wholeNumber("PORT / --port", 0, 65535, 3000),
     help: "TCP port; 0 picks a free one (default 3000)",
   },
   host: {
@@ -161,24 +165,14 @@ export const SETTINGS = {
     flag: "body-timeout",
     env: "BODY_TIMEOUT_SECONDS",
     placeholder: "S",
-    schema: z.coerce
-      .number({ error: "BODY_TIMEOUT_SECONDS / --body-timeout must be a number of seconds" })
-      .int({ error: "BODY_TIMEOUT_SECONDS / --body-timeout must be a whole number of seconds" })
-      .min(1, { error: "BODY_TIMEOUT_SECONDS / --body-timeout must be 1 to 120" })
-      .max(120, { error: "BODY_TIMEOUT_SECONDS / --body-timeout must be 1 to 120" })
-      .default(10),
+    schema: wholeNumber("BODY_TIMEOUT_SECONDS / --body-timeout", 1, 120, 10),
     help: "How long a request body may take to arrive whole, from the request's start; then its connection is closed (default 10)",
   },
   maxUploadsPerClient: {
     flag: "max-uploads-per-client",
     env: "MAX_UPLOADS_PER_CLIENT",
     placeholder: "N",
-    schema: z.coerce
-      .number({ error: "MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client must be a number" })
-      .int({ error: "MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client must be a whole number" })
-      .min(1, { error: "MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client must be 1 to 1000000" })
-      .max(1_000_000, { error: "MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client must be 1 to 1000000" })
-      .default(256),
+    schema: wholeNumber("MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client", 1, 1_000_000, 256),
     help: "Requests with a body one client address (an IPv6 /64) may have in progress at once; more get 429 (default 256; behind a proxy all clients share its address: see README)",
   },
   shutdownGraceSeconds: {

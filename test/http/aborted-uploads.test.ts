@@ -7,31 +7,18 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import type { ServedProcess } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
-import { BODY_SURFACES, EMBED_ORIGIN, postHead } from "../support/bodySurfaces.ts";
+import { BODY_SURFACES, postHead, requestsInFlight, serveWithSurfaceKeys, type SurfaceServer } from "../support/bodySurfaces.ts";
 import { abortedUpload } from "../support/rawHttp.ts";
 
-const tmp = tempDir();
-const path = tmp.path("aborted.db");
+let running: SurfaceServer;
 let server: ServedProcess;
-let key: string;
-let embedKey: string;
-
-async function createKey(...args: string[]): Promise<string> {
-  const created = await runCli(["keys", "create", "--workspace", "aborted", "--rate-limit", "1000000", "--json", ...args], { DATABASE_PATH: path });
-  return (JSON.parse(created.stdout) as { key: string }).key;
-}
-
 beforeAll(async () => {
-  key = await createKey();
-  embedKey = await createKey("--origins", EMBED_ORIGIN);
-  server = await startServe(["--port", "0", "--host", "127.0.0.1", "--no-demo", "--shutdown-grace", "30"], { env: { DATABASE_PATH: path } });
+  running = await serveWithSurfaceKeys(["--shutdown-grace", "30"]);
+  server = running.server;
 }, 30_000);
-afterAll(() => {
-  server?.proc.kill("SIGKILL");
-  tmp.remove();
-});
+afterAll(() => running?.stop());
 
 /** One round: `perVariant` aborted uploads to each surface, keyed and not, 16 at a time. */
 async function abortRound(perVariant: number): Promise<void> {
@@ -39,7 +26,7 @@ async function abortRound(perVariant: number): Promise<void> {
   for (const surface of BODY_SURFACES) {
     // The issue's request: 65,000 bytes declared, 60,000 sent (see abortRound's caller), then closed.
     heads.push(postHead(server.url, surface, undefined, 65_000));
-    if (surface.keyed) heads.push(postHead(server.url, surface, surface.keyed === "embed" ? embedKey : key, 65_000));
+    if (surface.keyed) heads.push(postHead(server.url, surface, running.keyFor(surface), 65_000));
   }
   const jobs = heads.flatMap((h) => Array.from({ length: perVariant }, () => h));
   let next = 0;
@@ -47,11 +34,6 @@ async function abortRound(perVariant: number): Promise<void> {
     while (next < jobs.length) await abortedUpload(server.url, jobs[next++]!, 60_000);
   };
   await Promise.all(Array.from({ length: 16 }, worker));
-}
-
-async function metric(name: string): Promise<number> {
-  const text = await (await fetch(`${server.url}/metrics`)).text();
-  return Number(new RegExp(`^${name} (\\d+)$`, "m").exec(text)?.[1]);
 }
 
 /** Anonymous resident memory of the server (kB → MB): what a leaked body buffer adds to. */
@@ -64,11 +46,11 @@ function rssAnonMb(): number {
 test("aborted uploads on every surface leave memory and the in-flight count where they were", async () => {
   // The first round warms the allocator's pools; what a second one adds is what is kept.
   await abortRound(100);
-  expect(await eventually(async () => (await metric("broker_directory_http_requests_in_flight")) === 1, 5_000)).toBe(true);
+  expect(await eventually(async () => (await requestsInFlight(server.url)) === 0, 5_000)).toBe(true);
   const before = rssAnonMb();
   await abortRound(600);
-  // Only the scrape itself is in flight: every aborted request ended.
-  expect(await eventually(async () => (await metric("broker_directory_http_requests_in_flight")) === 1, 5_000)).toBe(true);
+  // Every aborted request ended.
+  expect(await eventually(async () => (await requestsInFlight(server.url)) === 0, 5_000)).toBe(true);
   const grown = rssAnonMb() - before;
   // One surface keeping its aborted bodies would add ~37 MB (600 × ~62 KB); none adds 0–12.
   expect(grown).toBeLessThan(28);

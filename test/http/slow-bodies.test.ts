@@ -8,43 +8,23 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readdirSync, readlinkSync } from "node:fs";
-import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
-import { BODY_SURFACES, EMBED_ORIGIN, postHead } from "../support/bodySurfaces.ts";
+import type { ServedProcess } from "../cli/cliHarness.ts";
+import { BODY_SURFACES, postHead, requestsInFlight, serveWithSurfaceKeys, type SurfaceServer } from "../support/bodySurfaces.ts";
 import { eventually } from "../support/eventually.ts";
 import { requestFrom, slowBody } from "../support/rawHttp.ts";
 
 const BODY_TIMEOUT_SECONDS = 1;
 const MAX_PER_CLIENT = 10;
 
-const tmp = tempDir();
-const path = tmp.path("slow.db");
+let running: SurfaceServer;
 let server: ServedProcess;
-let key: string;
-let embedKey: string;
-
-async function createKey(...args: string[]): Promise<string> {
-  const created = await runCli(["keys", "create", "--workspace", "slow", "--rate-limit", "1000000", "--json", ...args], { DATABASE_PATH: path });
-  return (JSON.parse(created.stdout) as { key: string }).key;
-}
-
 beforeAll(async () => {
-  key = await createKey();
-  embedKey = await createKey("--origins", EMBED_ORIGIN);
-  server = await startServe(
-    ["--port", "0", "--host", "127.0.0.1", "--no-demo", "--body-timeout", String(BODY_TIMEOUT_SECONDS), "--max-uploads-per-client", String(MAX_PER_CLIENT)],
-    { env: { DATABASE_PATH: path } },
-  );
+  running = await serveWithSurfaceKeys(["--body-timeout", String(BODY_TIMEOUT_SECONDS), "--max-uploads-per-client", String(MAX_PER_CLIENT)]);
+  server = running.server;
 }, 30_000);
-afterAll(() => {
-  server?.proc.kill("SIGKILL");
-  tmp.remove();
-});
+afterAll(() => running?.stop());
 
-/** Requests the server has in flight, the scrape itself excluded (asked from an address of its own). */
-async function inFlight(): Promise<number> {
-  const { body } = await requestFrom("127.0.0.9", `${server.url}/metrics`);
-  return Number(/^broker_directory_http_requests_in_flight (\d+)/m.exec(body)?.[1]) - 1;
-}
+const inFlight = () => requestsInFlight(server.url);
 
 /** The server's open sockets (descriptors linked to socket:[…]): the listener and its connections. */
 function openSockets(): number {
@@ -68,7 +48,7 @@ test("a body sent a byte at a time is cut at the deadline on every surface, keye
   const socketsBefore = openSockets();
   const heads = BODY_SURFACES.flatMap((surface) => [
     postHead(server.url, surface, undefined, 1_000),
-    ...(surface.keyed ? [postHead(server.url, surface, surface.keyed === "embed" ? embedKey : key, 1_000)] : []),
+    ...(surface.keyed ? [postHead(server.url, surface, running.keyFor(surface), 1_000)] : []),
   ]);
   expect(heads.length).toBeLessThanOrEqual(MAX_PER_CLIENT); // the cap is the next test's
   const slow = heads.map((head) => slowBody(server.url, head, 200));
