@@ -7,7 +7,7 @@
  * descriptors are its own; curl from other loopback addresses (127/8) plays the other clients.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readdirSync, readlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { ServedProcess } from "../cli/cliHarness.ts";
 import { BODY_SURFACES, postHead, requestsInFlight, serveWithSurfaceKeys, type SurfaceServer } from "../support/bodySurfaces.ts";
 import { eventually } from "../support/eventually.ts";
@@ -26,16 +26,17 @@ afterAll(() => running?.stop());
 
 const inFlight = () => requestsInFlight(server.url);
 
-/** The server's open sockets (descriptors linked to socket:[…]): the listener and its connections. */
-function openSockets(): number {
-  const fds = `/proc/${server.proc.pid}/fd`;
-  return readdirSync(fds).filter((fd) => {
-    try {
-      return readlinkSync(`${fds}/${fd}`).startsWith("socket:");
-    } catch {
-      return false; // closed meanwhile
-    }
-  }).length;
+/**
+ * The server's open connections: /proc/net/tcp's entries on its port that are ESTABLISHED or
+ * CLOSE_WAIT (each one a descriptor of the server's; its database connections are elsewhere).
+ */
+function openConnections(): number {
+  const port = Number(new URL(server.url).port);
+  return readFileSync("/proc/net/tcp", "utf8")
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => parseInt(fields[1]?.split(":")[1] ?? "", 16) === port && (fields[3] === "01" || fields[3] === "08")).length;
 }
 
 /** Resolves with `promise`'s value, or "still open" once `ms` pass. */
@@ -45,7 +46,7 @@ const within = <T,>(promise: Promise<T>, ms: number) => Promise.race([promise, B
 // within ~5 s. The old 120 s idle timeout would have let every one of them run on.
 test("a body sent a byte at a time is cut at the deadline on every surface, keyed or not, and its descriptor freed", async () => {
   expect(await inFlight()).toBe(0); // and whatever a scrape leaves open is there before as after
-  const socketsBefore = openSockets();
+  const connectionsBefore = openConnections();
   const heads = BODY_SURFACES.flatMap((surface) => [
     postHead(server.url, surface, undefined, 1_000),
     ...(surface.keyed ? [postHead(server.url, surface, running.keyFor(surface), 1_000)] : []),
@@ -53,13 +54,13 @@ test("a body sent a byte at a time is cut at the deadline on every surface, keye
   expect(heads.length).toBeLessThanOrEqual(MAX_PER_CLIENT); // the cap is the next test's
   const slow = heads.map((head) => slowBody(server.url, head, 200));
   expect(await eventually(async () => (await inFlight()) === heads.length)).toBe(true);
-  expect(openSockets()).toBeGreaterThanOrEqual(socketsBefore + heads.length);
+  expect(openConnections()).toBeGreaterThanOrEqual(connectionsBefore + heads.length);
 
   const ends = await Promise.all(slow.map((s) => within(s.closed, 15_000)));
   slow.forEach((s) => s.close());
   expect(ends).not.toContain("still open");
   expect(await eventually(async () => (await inFlight()) === 0)).toBe(true);
-  expect(await eventually(() => openSockets() <= socketsBefore)).toBe(true);
+  expect(await eventually(() => openConnections() <= connectionsBefore)).toBe(true);
 }, 30_000);
 
 test("one address gets its share of uploads in progress, the next a JSON 429, while other addresses are served", async () => {
