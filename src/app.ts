@@ -50,6 +50,10 @@ export interface AppOptions {
   mcpAllowedOrigins?: readonly string[];
   /** MAX_KEYS_PER_WORKSPACE and KEY_RATE_LIMIT_CEILING (defaults DEFAULT_KEY_LIMITS). */
   keyLimits?: KeyLimits;
+  /** BODY_TIMEOUT_SECONDS: how long a request body may take to arrive whole. */
+  bodyTimeoutSeconds?: number;
+  /** MAX_UPLOADS_PER_CLIENT: requests with a body one client address may have in progress at once. */
+  maxUploadsPerClient?: number;
 }
 
 export interface RunningApp {
@@ -120,6 +124,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     publicUrl: options.publicUrl,
     metricsToken: options.metricsToken,
     mcpAllowedOrigins: options.mcpAllowedOrigins,
+    bodyTimeoutSeconds: options.bodyTimeoutSeconds,
+    maxUploadsPerClient: options.maxUploadsPerClient,
   });
   inFlight.port = server.port;
   if (options.demo) {

@@ -39,21 +39,21 @@ const httpUrl = (name: string) =>
     .refine((value) => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/i.test(value), { error: `${name} must be an http(s) URL such as https://brokers.example.ca` })
     .transform((value) => trimChar(value, "/", "end"));
 
+/** A whole number from `min` to `max`, e.g. wholeNumber("PORT / --port", 0, 65535, 3000). */
+const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int({ error: `${name} must be a whole number` })
+    .min(min, { error: `${name} must be ${min} to ${max}` })
+    .max(max, { error: `${name} must be ${min} to ${max}` })
+    .default(fallback);
+
 /** A whole or fractional number of seconds from 0 to `max`, e.g. seconds("DRAIN_SECONDS / --drain", 60, 0). */
 const seconds = (name: string, max: number, fallback: number) =>
   z.coerce
     .number({ error: `${name} must be a number of seconds` })
     .min(0, { error: `${name} must be 0 to ${max}` })
     .max(max, { error: `${name} must be 0 to ${max}` })
-    .default(fallback);
-
-/** A whole number from `min` to `max`, e.g. wholeNumber("MAX_KEYS_PER_WORKSPACE / --max-keys-per-workspace", 1, 1000, 100). */
-const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
-  z.coerce
-    .number({ error: `${name} must be a whole number` })
-    .int({ error: `${name} must be a whole number` })
-    .min(min, { error: `${name} must be ${min} to ${max}` })
-    .max(max, { error: `${name} must be ${min} to ${max}` })
     .default(fallback);
 
 /** A comma-separated list of browser origins (scheme://host[:port]), normalised as browsers send them. */
@@ -75,12 +75,7 @@ export const SETTINGS = {
     flag: "port",
     env: "PORT",
     placeholder: "N",
-    schema: z.coerce
-      .number({ error: "PORT / --port must be a number" })
-      .int({ error: "PORT / --port must be a whole number" })
-      .min(0, { error: "PORT / --port must be 0 to 65535" })
-      .max(65535, { error: "PORT / --port must be 0 to 65535" })
-      .default(3000),
+    schema: wholeNumber("PORT / --port", 0, 65535, 3000),
     help: "TCP port; 0 picks a free one (default 3000)",
   },
   host: {
@@ -220,6 +215,20 @@ export const SETTINGS = {
     placeholder: "N",
     schema: wholeNumber("KEY_RATE_LIMIT_CEILING / --key-rate-limit-ceiling", 1, MAX_KEY_RATE_LIMIT, DEFAULT_KEY_LIMITS.rateLimitCeiling),
     help: `Highest requests per minute a key made through the API or the console may get (never above its creator's own); \`keys create\` may go higher (default ${DEFAULT_KEY_LIMITS.rateLimitCeiling.toLocaleString("en-CA")})`,
+  },
+  bodyTimeoutSeconds: {
+    flag: "body-timeout",
+    env: "BODY_TIMEOUT_SECONDS",
+    placeholder: "S",
+    schema: wholeNumber("BODY_TIMEOUT_SECONDS / --body-timeout", 1, 120, 10),
+    help: "How long a request body may take to arrive whole, from the request's start; then its connection is closed (default 10)",
+  },
+  maxUploadsPerClient: {
+    flag: "max-uploads-per-client",
+    env: "MAX_UPLOADS_PER_CLIENT",
+    placeholder: "N",
+    schema: wholeNumber("MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client", 1, 1_000_000, 256),
+    help: "Requests with a body one client address (an IPv6 /64) may have in progress at once; more get 429 (default 256; behind a proxy all clients share its address: see README)",
   },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",

@@ -4,6 +4,9 @@ import { restRoutes } from "./adapters/rest/restRoutes.ts";
 import { errorResponse, jsonResponse, stampedJsonText, utf8Body } from "./adapters/http/json.ts";
 import { isLocalClient, isLoopbackBinding, rebindingRefusal } from "./adapters/http/loopback.ts";
 import type { InFlightResponses } from "./adapters/http/inFlight.ts";
+import { BodyArrival } from "./adapters/http/bodyArrival.ts";
+import { ClientSlots } from "./adapters/http/clientSlots.ts";
+import { isEmbedPath, withEmbedCors } from "./adapters/rest/cors.ts";
 import { requestIdFor, type RequestInfo } from "./adapters/http/requestInfo.ts";
 import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
 import { demoPageHandler } from "./adapters/static/demoPage.ts";
@@ -39,6 +42,10 @@ export interface ServerOptions {
   mcpAllowedOrigins?: readonly string[];
   /** Counts unfinished responses, streams included, for graceful stop. */
   inFlight?: InFlightResponses;
+  /** BODY_TIMEOUT_SECONDS: how long a request body may take to arrive whole (default 10). */
+  bodyTimeoutSeconds?: number;
+  /** MAX_UPLOADS_PER_CLIENT: requests with a body one client address may have in progress at once (default 256). */
+  maxUploadsPerClient?: number;
 }
 
 /**
@@ -92,8 +99,11 @@ export function startServer(services: Services, options: ServerOptions): Server<
     db: services.db,
     token: options.metricsToken,
     caches: () => services.caches.stats(),
+    inFlight: () => options.inFlight?.requestsInFlight ?? 0,
   });
   const contract = createOpenApiSource(restRoutes);
+  const bodies = new BodyArrival(options.bodyTimeoutSeconds ?? 10, IDLE_TIMEOUT_SECONDS);
+  const slots = new ClientSlots(options.maxUploadsPerClient ?? 256);
 
   // Not async: an answer ready at once (a cached read, a probe) is handed to Bun as it is,
   // which spares the promise machinery on the hot path.
@@ -233,7 +243,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
   }
 
-  function answer(request: Request, server: Server<undefined>, end: (() => void) | undefined): Response | Promise<Response> {
+  function answer(request: Request, server: Server<undefined>, endInFlight: (() => void) | undefined): Response | Promise<Response> {
     const started = performance.now();
     const target = parseRequestTarget(request);
     let clientAddress: string | undefined | null = null;
@@ -241,18 +251,39 @@ export function startServer(services: Services, options: ServerOptions): Server<
       requestId: requestIdFor(request),
       baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : ""),
       publicUrl: options.publicUrl,
-      // Asked for by few routes (auth failures, local-only pages): looked up only then.
+      // Asked for by few routes (auth failures, local-only pages, uploads): looked up only then
+      // (it cost a /healthz answer a third of its time).
       get clientAddress() {
         if (clientAddress === null) clientAddress = server.requestIP(request)?.address;
         return clientAddress;
       },
     };
+    // A request with a body is one a client can hold open at will (sending it slowly): those
+    // have a deadline and a cap per client address.
+    const hasBody = bodies.start(request, server);
+    const slot = hasBody ? slots.take(info.clientAddress) : undefined;
+    let end = endInFlight;
     let reply: Response | Promise<Response>;
     try {
-      if (target.ok) reply = route(request, target.url, info);
-      else {
-        info.route = "(bad request target)";
-        reply = target.response;
+      if (slot !== undefined && typeof slot !== "function") {
+        info.route = "(too many in progress)";
+        const refusal = errorResponse(slot.status, slot.message, { "Retry-After": "1" });
+        reply = target.ok && isEmbedPath(target.url.pathname) ? withEmbedCors(request, refusal) : refusal;
+        // Its body is not waited for (that would hold what was refused): the connection closes soon.
+        server.timeout(request, 1);
+      } else {
+        if (slot) {
+          end = () => {
+            slot();
+            endInFlight?.();
+          };
+        }
+        if (target.ok) reply = route(request, target.url, info);
+        else {
+          info.route = "(bad request target)";
+          reply = target.response;
+        }
+        if (hasBody) reply = bodies.settle(request, reply, server);
       }
     } catch (error) {
       reply = failed(error, info);

@@ -3,6 +3,12 @@ import { z } from "zod";
 import { isBusyLock, storageFaultOf, type StorageFault } from "../storage/storageFault.ts";
 
 /**
+ * The status of a request whose client went away before it was answered (nginx's 499): its own
+ * label in the access log and metrics, an info line like any answer, never a 500 of ours.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
  * The one place where procedure error codes meet HTTP: every adapter that answers with an
  * HTTP status asks here. Anything not listed is a fault of ours and becomes a bare 500.
  */
@@ -16,6 +22,7 @@ const STATUS_BY_CODE: Partial<Record<TRPCError["code"], number>> = {
   METHOD_NOT_SUPPORTED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  CLIENT_CLOSED_REQUEST: CLIENT_CLOSED_REQUEST,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   SERVICE_UNAVAILABLE: 503,

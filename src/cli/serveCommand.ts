@@ -36,6 +36,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     databaseTimeoutSeconds: config.databaseTimeoutSeconds,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
     keyLimits: { maxKeysPerWorkspace: config.maxKeysPerWorkspace, rateLimitCeiling: config.keyRateLimitCeiling },
+    bodyTimeoutSeconds: config.bodyTimeoutSeconds,
+    maxUploadsPerClient: config.maxUploadsPerClient,
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {

@@ -14,12 +14,14 @@ export interface MetricsEndpointOptions {
   token: string | undefined;
   /** The sizes of the server's caches, rendered as gauges. */
   caches?: () => readonly CacheStats[];
+  /** Requests begun and not yet finished (InFlightResponses: what graceful stop waits for). */
+  inFlight?: () => number;
 }
 
 const STARTED_AT_SECONDS = Math.floor(Date.now() / 1000);
 
 /** GET /metrics (the front door refuses other methods): the request metrics plus a few gauges read at scrape time. */
-export function createMetricsEndpoint({ metrics, db, token, caches }: MetricsEndpointOptions) {
+export function createMetricsEndpoint({ metrics, db, token, caches, inFlight }: MetricsEndpointOptions) {
   /** `local`: the request comes from this machine, directly (isLocalClient). */
   return function serveMetrics(request: Request, local: boolean): Response {
     const access = decideMetricsAccess({ local, authorization: request.headers.get("authorization"), token });
@@ -37,6 +39,9 @@ export function createMetricsEndpoint({ metrics, db, token, caches }: MetricsEnd
       "# HELP process_start_time_seconds Start time of the process since the Unix epoch.",
       "# TYPE process_start_time_seconds gauge",
       `process_start_time_seconds ${STARTED_AT_SECONDS}`,
+      "# HELP broker_directory_http_requests_in_flight Requests received and not yet finished (this scrape included); a graceful stop waits for them.",
+      "# TYPE broker_directory_http_requests_in_flight gauge",
+      `broker_directory_http_requests_in_flight ${inFlight?.() ?? 0}`,
       "# HELP broker_directory_log_lines_lost_total Log lines dropped because their output (standard output or error) could not be written.",
       "# TYPE broker_directory_log_lines_lost_total counter",
       `broker_directory_log_lines_lost_total ${logLinesLost()}`,

@@ -30,3 +30,55 @@ export function rawRequest(url: string, head: string, body = ""): Promise<RawRes
     });
   });
 }
+
+/**
+ * A request whose client goes away mid-body: `head` (request line and headers, a
+ * Content-Length among them, no blank line), then `bytes` bytes of body, then the socket is
+ * closed. Resolves once it is.
+ */
+export function abortedUpload(url: string, head: string, bytes: number): Promise<void> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\n${"x".repeat(bytes)}`, () => socket.destroy()));
+    socket.on("error", () => {}); // a reset from the server is the same end
+    socket.on("close", () => resolve());
+  });
+}
+
+export interface SlowBody {
+  /** Whatever the server sent back, once the connection closed. */
+  closed: Promise<{ text: string; ms: number }>;
+  /** Stops sending and closes the connection. */
+  close(): void;
+}
+
+/** A request whose body arrives one byte every `everyMs` and never ends: `head` as in abortedUpload. */
+export function slowBody(url: string, head: string, everyMs: number): SlowBody {
+  const { hostname, port } = new URL(url);
+  const started = performance.now();
+  const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\nx`));
+  const drip = setInterval(() => socket.writable && socket.write("x"), everyMs);
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  socket.on("error", () => {});
+  const closed = new Promise<{ text: string; ms: number }>((resolve) =>
+    socket.on("close", () => {
+      clearInterval(drip);
+      resolve({ text: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started });
+    }),
+  );
+  return { closed, close: () => socket.destroy() };
+}
+
+/**
+ * GET `url`, or POST `json` to it, from another loopback address (any of 127/8 on Linux), as
+ * another client would: Bun's sockets cannot choose their source address, curl can. Status and body.
+ */
+export async function requestFrom(localAddress: string, url: string, json?: string): Promise<{ status: number; body: string }> {
+  const post = json === undefined ? [] : ["-H", "Content-Type: application/json", "--data-binary", json];
+  const curl = Bun.spawn(["curl", "-sS", "--interface", localAddress, "-w", "\n%{http_code}", ...post, url], { stdout: "pipe", stderr: "ignore" });
+  const out = await new Response(curl.stdout).text();
+  await curl.exited;
+  const cut = out.lastIndexOf("\n");
+  return { status: Number(out.slice(cut + 1)), body: out.slice(0, cut) };
+}

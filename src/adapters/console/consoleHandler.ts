@@ -195,7 +195,7 @@ function originRefusal(request: Request, ownOrigin: string): string | undefined 
 async function formToken(request: Request): Promise<string | undefined> {
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) return undefined;
   const bytes = await readBodyBytes(request, SIGN_IN_FORM_BYTES);
-  if (bytes === "too-large") return undefined;
+  if (bytes === "too-large" || bytes === "aborted") return undefined;
   return new URLSearchParams(new TextDecoder().decode(bytes)).get("token") ?? undefined;
 }
 

@@ -43,6 +43,11 @@ export class InFlightResponses {
     };
   }
 
+  /** How many requests are unfinished now (a /metrics gauge). */
+  get requestsInFlight(): number {
+    return this.requests;
+  }
+
   /** How many requests have begun since start. */
   get requestsBegun(): number {
     return this.begun;

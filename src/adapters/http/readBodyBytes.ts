@@ -1,25 +1,44 @@
 /** Bodies of this API are 64 KiB at most, on every surface. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+export type BodyReading = Uint8Array<ArrayBuffer> | "too-large" | "aborted";
+
+/** Whether a request carries a body to wait for: a length over zero, or a chunked one. */
+export function declaresBody(request: Request): boolean {
+  const declared = request.headers.get("content-length");
+  return (declared !== null && declared !== "0") || request.headers.has("transfer-encoding");
+}
+
 /**
  * The one reader of request bodies: counts bytes as they arrive and keeps none past `max`,
  * so a chunked body, which declares no length, is held to the same limit as one with
- * Content-Length. A declared length over the limit is
- * refused before anything is read.
+ * Content-Length. A declared length over the limit is refused before anything is read.
+ * A body cut short (the client closed the connection, or the body deadline did: see
+ * bodyArrival.ts) is "aborted": the read always settles, so the request always ends.
  */
-export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
+export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Promise<BodyReading> {
   const declared = request.headers.get("content-length");
   if (Number(declared ?? "0") > max) return "too-large";
-  // A declared length within the limit bounds the body (HTTP/1.1 reads exactly that many
-  // bytes): read it whole, natively. Reading it chunk by chunk through a stream reader cost a
-  // fifth of an MCP call. A chunked body (no length) is counted as it arrives, below.
-  if (declared !== null && !request.headers.has("transfer-encoding")) return new Uint8Array(await request.arrayBuffer());
+  try {
+    // A declared length within the limit bounds the body (HTTP/1.1 reads exactly that many
+    // bytes): read it whole, natively. Reading it chunk by chunk through a stream reader cost a
+    // fifth of an MCP call. Nothing may touch `request.body` first: after that, Bun 1.3 never
+    // settles arrayBuffer() when the client goes away mid-body, and the request (its bytes
+    // with it) stays pending forever. A chunked body (no length) is counted as it arrives.
+    if (declared !== null && !request.headers.has("transfer-encoding")) return new Uint8Array(await whileConnected(request, request.arrayBuffer()));
+    return await readCounted(request, max);
+  } catch {
+    return "aborted";
+  }
+}
+
+async function readCounted(request: Request, max: number): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { value, done } = await reader.read();
+    const { value, done } = await whileConnected(request, reader.read());
     if (done) break;
     total += value.byteLength;
     // Past the limit the rest is read and dropped, not kept: leaving it unread would leave
@@ -36,4 +55,27 @@ export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Pro
     at += part.byteLength;
   }
   return bytes;
+}
+
+/**
+ * `read`, or a rejection as soon as the client is gone: a read Bun never settles (see above)
+ * cannot hold its request, whatever else in Bun leaves one pending.
+ */
+function whileConnected<T>(request: Request, read: Promise<T>): Promise<T> {
+  const { signal } = request;
+  if (signal.aborted) return Promise.reject(new Error("the client closed the connection"));
+  return new Promise<T>((resolve, reject) => {
+    const gone = () => reject(new Error("the client closed the connection"));
+    signal.addEventListener("abort", gone, { once: true });
+    read.then(
+      (value) => {
+        signal.removeEventListener("abort", gone);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", gone);
+        reject(error);
+      },
+    );
+  });
 }

@@ -7,13 +7,17 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 export type JsonTextReading =
   | { ok: true; value: unknown }
-  | { ok: false; problem: "content-type" | "too-large" | "not-utf8" | "empty" | "not-json"; message: string };
+  | { ok: false; problem: "content-type" | "too-large" | "aborted" | "not-utf8" | "empty" | "not-json"; message: string };
+
+/** What a request whose body was cut short is answered, for the log and metrics: the client is gone. */
+export const BODY_ABORTED_MESSAGE = "The connection closed before the body arrived whole.";
 
 /**
  * The body rules every surface of this API shares: `application/json` only (any parameters),
  * at most 64 KiB (counted while reading: readBodyBytes), UTF-8, and
  * well-formed JSON. Returns the problem as a value; each adapter picks its own status and code
- * (REST 415/413/422, JSON-RPC 415/413/400 with -32700).
+ * (REST 415/413/422, JSON-RPC 415/413/400 with -32700). A body cut short is "aborted", which
+ * every surface counts as 499 (client closed request): nobody is left to read the answer.
  */
 export async function readJsonText(request: Request): Promise<JsonTextReading> {
   const type = request.headers.get("content-type") ?? "";
@@ -27,6 +31,7 @@ export async function readJsonText(request: Request): Promise<JsonTextReading> {
   const tooLarge = { ok: false, problem: "too-large", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.` } as const;
   const bytes = await readBodyBytes(request);
   if (bytes === "too-large") return tooLarge;
+  if (bytes === "aborted") return { ok: false, problem: "aborted", message: BODY_ABORTED_MESSAGE };
   let text: string;
   try {
     text = UTF8.decode(bytes);

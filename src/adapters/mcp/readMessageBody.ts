@@ -1,3 +1,4 @@
+import { CLIENT_CLOSED_REQUEST } from "../errorVocabulary.ts";
 import { readJsonText } from "../http/readJsonText.ts";
 import { ErrorCode } from "./jsonRpc.ts";
 
@@ -6,7 +7,8 @@ export type BodyReading = { ok: true; value: unknown } | { ok: false; status: nu
 /**
  * Reads a POSTed JSON-RPC body: `application/json` (any parameters, e.g. charset) or 415; at
  * most 64 KiB like every body of this API, or 413; then JSON, or 400 with -32700. REST says
- * 422 for malformed JSON; JSON-RPC has its own code for it, and MCP clients expect it.
+ * 422 for malformed JSON; JSON-RPC has its own code for it, and MCP clients expect it. A body
+ * cut short is a 499 nobody reads, counted as the client's abort.
  */
 export async function readMessageBody(request: Request): Promise<BodyReading> {
   const reading = await readJsonText(request);
@@ -16,6 +18,8 @@ export async function readMessageBody(request: Request): Promise<BodyReading> {
       return refuse(415, ErrorCode.INVALID_REQUEST, reading.message.replace("Send the body as JSON", "Send JSON-RPC messages"));
     case "too-large":
       return refuse(413, ErrorCode.INVALID_REQUEST, reading.message);
+    case "aborted":
+      return refuse(CLIENT_CLOSED_REQUEST, ErrorCode.INVALID_REQUEST, reading.message);
     default:
       return refuse(400, ErrorCode.PARSE_ERROR, `Parse error: ${reading.message.replace(/^The/, "the")}`);
   }

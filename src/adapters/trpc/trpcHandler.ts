@@ -5,8 +5,9 @@ import type { RateDecision } from "../../auth/rateLimiter.ts";
 import { appRouter } from "../../router/appRouter.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
-import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
-import { MAX_BODY_BYTES, readBodyBytes } from "../http/readBodyBytes.ts";
+import { CLIENT_CLOSED_REQUEST, retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
+import { declaresBody, MAX_BODY_BYTES, readBodyBytes } from "../http/readBodyBytes.ts";
+import { BODY_ABORTED_MESSAGE } from "../http/readJsonText.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { TargetUrl } from "../http/splitUrl.ts";
@@ -27,9 +28,12 @@ export function createTrpcHandler(services: Services) {
     info.route = routeLabel(url.pathname, procedures);
     // The fetch adapter has no body limit of its own: the body is read here, by the reader
     // every surface uses (it counts bytes, so a chunked body cannot slip past), and handed on.
-    if (request.body) {
+    // Asked of the headers, not of `request.body`: touching that first leaves the read pending
+    // forever when the client goes away mid-body (see readBodyBytes).
+    if (declaresBody(request)) {
       const bytes = await readBodyBytes(request);
       if (bytes === "too-large") return trpcErrorResponse(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+      if (bytes === "aborted") return trpcErrorResponse(CLIENT_CLOSED_REQUEST, "CLIENT_CLOSED_REQUEST", BODY_ABORTED_MESSAGE);
       request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
     }
     let rate: RateDecision | undefined;

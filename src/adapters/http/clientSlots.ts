@@ -1,0 +1,75 @@
+/**
+ * Addresses with uploads in progress that are counted at most: more at once means the server is
+ * past what one instance serves, and a newcomer is told to come back (503) rather than the
+ * table growing with whatever addresses a flood brings. Each entry lives only while its
+ * address has an upload in progress.
+ */
+export const MAX_COUNTED_CLIENTS = 10_000;
+
+export type SlotRefusal = { status: 429 | 503; message: string };
+
+/**
+ * Requests with a body in progress per client address, capped (MAX_UPLOADS_PER_CLIENT): such a
+ * request holds its connection as long as its client takes to send the body (up to the body
+ * deadline), and one client holding many (a body sent a byte at a time) must not exhaust the
+ * server's descriptors. The address is the socket's peer: behind a reverse proxy, the
+ * proxy's, shared by all its clients (see README, Security). An IPv6 client counts by its /64,
+ * the block one subscriber gets; an IPv4-mapped IPv6 address as the IPv4 address it is.
+ */
+export class ClientSlots {
+  private readonly counts = new Map<string, number>();
+
+  constructor(
+    private readonly maxPerClient: number,
+    private readonly maxClients = MAX_COUNTED_CLIENTS,
+  ) {}
+
+  /** Takes a slot for the address: the function that gives it back (call it once), or why not. */
+  take(address: string | undefined): (() => void) | SlotRefusal {
+    // No address: the socket is already gone, and nothing is held for it.
+    if (address === undefined) return noop;
+    const client = clientOf(address);
+    const count = this.counts.get(client) ?? 0;
+    if (count >= this.maxPerClient) {
+      return { status: 429, message: `Too many uploads in progress from your address (${this.maxPerClient} requests with a body at most at once); retry once some have finished.` };
+    }
+    if (count === 0 && this.counts.size >= this.maxClients) {
+      return { status: 503, message: "The server is answering too many clients at once; retry shortly." };
+    }
+    this.counts.set(client, count + 1);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const left = (this.counts.get(client) ?? 1) - 1;
+      if (left > 0) this.counts.set(client, left);
+      else this.counts.delete(client);
+    };
+  }
+
+  /** Addresses with an upload in progress now. */
+  get clients(): number {
+    return this.counts.size;
+  }
+}
+
+const noop = () => {};
+
+/** The client an address counts as: itself (IPv4), or its /64 (IPv6). */
+export function clientOf(address: string): string {
+  if (!address.includes(":")) return address;
+  const lower = address.toLowerCase();
+  if (lower.startsWith("::ffff:") && lower.includes(".")) return lower.slice("::ffff:".length);
+  const [head = "", tail] = lower.split("%")[0]!.split("::");
+  const groups = head === "" ? [] : head.split(":");
+  // "a:b::c": the groups after "::" come last; fewer than four before it means zeros follow.
+  if (tail !== undefined) {
+    const after = tail === "" ? [] : tail.split(":");
+    while (groups.length + after.length < 8) groups.push("0");
+    groups.push(...after);
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(":")}::/64`;
+}
