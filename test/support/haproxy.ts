@@ -49,7 +49,7 @@ backend instances
   option httpchk
   http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host localhost
   http-check expect status 200
-  default-server inter 1s fall 2 rise 2
+  default-server inter 1s fall 2 rise 2 maxconn 200
 ${options.backends.map((b, i) => `  server i${i + 1} ${b.host}:${b.port} check`).join("\n")}
 ${options.statsBind ? `\nfrontend stats\n  bind ${options.statsBind}\n  stats enable\n  stats uri /stats\n` : ""}`;
 }
