@@ -3,6 +3,7 @@ import { loadCarriers } from "../db/seed/loadCarriers.ts";
 import { DemoPageKey } from "./demo/demoPageKey.ts";
 import { ensureDemoData, ensureDemoDirectoryPg, ensureDemoKey, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { InFlightResponses } from "./adapters/http/inFlight.ts";
+import { DownloadSlots } from "./auth/downloadSlots.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
 import { IdleCollector } from "./ops/idleCollector.ts";
@@ -38,6 +39,8 @@ export interface AppOptions {
   metricsToken?: string;
   /** MCP_ALLOWED_ORIGINS: browser origins that may call /mcp (none by default). */
   mcpAllowedOrigins?: readonly string[];
+  /** DOWNLOADS_PER_KEY: large downloads one key may have in progress at once. */
+  downloadsPerKey?: number;
 }
 
 export interface RunningApp {
@@ -72,7 +75,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   const storage: AppStorage = options.databaseUrl ? await openSharedStorage(options.databaseUrl, log, { demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined }) : openLocalStorage(options, log);
   const { db } = storage;
   const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log) : undefined;
-  const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}) });
+  const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}), downloads: new DownloadSlots(options.downloadsPerKey) });
   let demo: DemoSetup | undefined;
   if (storage.pg) {
     // The carriers and the demo directory went into PostgreSQL before the replica loaded them.

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LOG_LEVELS } from "./log.ts";
 import { trimChar } from "./domain/text.ts";
+import { DEFAULT_DOWNLOADS_PER_KEY } from "./auth/downloadSlots.ts";
 
 /**
  * Every setting of the service in one table: its command-line flag, its environment variable
@@ -156,6 +157,18 @@ export const SETTINGS = {
       .pipe(z.enum(["NORMAL", "FULL"], { error: "SQLITE_SYNCHRONOUS / --synchronous must be NORMAL or FULL" }))
       .default("NORMAL"),
     help: "NORMAL (default): no acknowledged write is lost if the process dies, the last ones may be on power loss; FULL: none on power loss either (an fsync per write)",
+  },
+  downloadsPerKey: {
+    flag: "downloads-per-key",
+    env: "DOWNLOADS_PER_KEY",
+    placeholder: "N",
+    schema: z.coerce
+      .number({ error: "DOWNLOADS_PER_KEY / --downloads-per-key must be a number" })
+      .int({ error: "DOWNLOADS_PER_KEY / --downloads-per-key must be a whole number" })
+      .min(1, { error: "DOWNLOADS_PER_KEY / --downloads-per-key must be 1 to 100" })
+      .max(100, { error: "DOWNLOADS_PER_KEY / --downloads-per-key must be 1 to 100" })
+      .default(DEFAULT_DOWNLOADS_PER_KEY),
+    help: `Large downloads (broker://directory reads, leads CSV exports) one key may have in progress at once, per instance; more are refused with 429 (default ${DEFAULT_DOWNLOADS_PER_KEY})`,
   },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",

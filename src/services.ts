@@ -2,6 +2,7 @@ import { AuthFailureThrottle } from "./auth/authFailureThrottle.ts";
 import type { RateLimiter } from "./auth/rateLimiter.ts";
 import { InMemoryRateLimiter } from "./auth/rateLimiter.ts";
 import { CacheRegistry } from "./cache/cacheRegistry.ts";
+import { DownloadSlots } from "./auth/downloadSlots.ts";
 import type { Logger } from "./log.ts";
 import { DrainState } from "./ops/drainState.ts";
 import { BrokerStore } from "./storage/brokerStore.ts";
@@ -35,6 +36,8 @@ export interface Services extends WorkspaceStorePorts {
   /** Every cache keyed by outside input, for /metrics and the memory-bounds test. */
   caches: CacheRegistry;
   authFailures: AuthFailureThrottle;
+  /** Large downloads in progress per key (DOWNLOADS_PER_KEY): directory reads and CSV exports. */
+  downloads: DownloadSlots;
   /** Whether the process has begun to stop (read by /readyz). */
   drain: DrainState;
   log: Logger;
@@ -79,6 +82,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     rateLimiter,
     caches,
     authFailures: new AuthFailureThrottle(),
+    downloads: new DownloadSlots(),
     storage,
     drain: new DrainState(),
     log,

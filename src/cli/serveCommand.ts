@@ -31,6 +31,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     redisUrl: config.redisUrl,
     databaseUrl: config.databaseUrl,
     mcpAllowedOrigins: config.mcpAllowedOrigins,
+    downloadsPerKey: config.downloadsPerKey,
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {
