@@ -62,6 +62,8 @@ export interface RunningApp {
 const USAGE_FLUSH_MS = 60_000;
 /** How often the idle collector looks whether traffic stopped (see IdleCollector). */
 const IDLE_CHECK_MS = 1_000;
+/** How long a forced stop waits for Bun to close the connections before the process exits. */
+const FORCED_STOP_WAIT_MS = 200;
 /** After start, when the discovery index is loaded (a search arriving first is answered without it). */
 const DISCOVERY_WARM_UP_DELAY_MS = 500;
 
@@ -160,7 +162,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       if (outcome === "timeout") {
         const { requests, streams, unsentBytes } = inFlight.counts();
         log.warn("shutdown grace period over: cutting the responses still in flight", { graceMs, responses: requests, streams, unsentBytes });
-        await server.stop(true);
+        // Streamed bodies stop where they are (see pacedStream's cutAtStop) and are closed mid-body
+        // by the exit; Bun's forced stop settles only once every producer returned, which a cut
+        // one never does, so it is given a moment, not awaited.
+        services.drain.cutStreams();
+        await Promise.race([server.stop(true), new Promise((resolve) => setTimeout(resolve, FORCED_STOP_WAIT_MS))]);
       }
       clearInterval(usageFlush);
       await services.usage.flush();

@@ -23,19 +23,18 @@ export const PACED_BYTES = 1024 * 1024;
 const DRAINED_BELOW_BYTES = 4 * 1024;
 /** Polls of the send queue back off from 1 ms to this. */
 const MAX_POLL_MS = 25;
-/**
- * A client whose queue does not move for this long is cut: it holds a download slot and a
- * connection (Bun's idle timeout does not see a response that waits on us). A slow reader
- * moves it (Bun refills what the client took), a stalled one leaves it exactly as it was.
- */
-export const STALLED_CLIENT_MS = 60_000;
+// A client that stops reading is left to Bun's idle timeout (IDLE_TIMEOUT_SECONDS in
+// server.ts): it closes a connection whose output has not moved for that long, without the
+// body's end, and the producer, polling, sees the connection gone and stops.
 
 export interface PacedStreamOptions {
   /** The response's connection; absent (a test's in-process call) or unknown to the kernel: no pacing by the socket. */
   socket: ResponseSocket | undefined;
+  /** Aborted when the server stops for good: the body is cut short. */
+  cut: AbortSignal;
   /** A failure while producing (the headers are gone: the body is cut short). */
   onError(error: unknown): void;
-  /** Once, when the stream ends: produced whole, cancelled, cut by an error or a stalled client. `bytes`: what was handed to Bun. */
+  /** Once, when the stream ends: produced whole, cancelled, closed by the client, or cut. `bytes`: what was handed to Bun. */
   onEnd(bytes: number, complete: boolean): void;
 }
 
@@ -71,15 +70,12 @@ export function pacedStream(pieces: () => Iterable<string> | AsyncIterable<strin
           if (unpaced >= PACED_BYTES) {
             unpaced = 0;
             controller.flush();
-            const socket = await waitForClient(options.socket, () => cancelled);
-            if (socket !== "ready") {
-              if (socket === "stalled") controller.close(new Error("the client stopped reading"));
-              return end(false);
-            }
+            if ((await waitForClient(options.socket, () => cancelled || options.cut.aborted)) === "gone" && !options.cut.aborted) return end(false);
           } else {
             // Let other requests run between pieces of a long response.
             await new Promise((resolve) => setImmediate(resolve));
           }
+          if (options.cut.aborted) return cutAtStop(end);
         }
         if (cancelled) return;
         controller.close();
@@ -97,22 +93,25 @@ export function pacedStream(pieces: () => Iterable<string> | AsyncIterable<strin
   return new DirectStream(source);
 }
 
-/** Waits until the connection's send queue has drained; "gone" once it closed, "stalled" when it stopped moving. */
-async function waitForClient(socket: ResponseSocket | undefined, cancelled: () => boolean): Promise<"ready" | "gone" | "stalled"> {
+/**
+ * The server stops for good: the stream is left unfinished, never closed. Bun 1.3 ends a body
+ * whose producer returns, or closes it even with an error, as if it were whole (the chunked
+ * terminator goes out, and a client cannot tell a cut CSV from a complete one), so the
+ * producer stays pending and the process's exit closes the connection mid-body instead.
+ */
+function cutAtStop(end: (complete: boolean) => void): Promise<never> {
+  end(false);
+  return new Promise<never>(() => {});
+}
+
+/** Waits until the connection's send queue has drained, or "gone" once it closed (or the stream ended). */
+async function waitForClient(socket: ResponseSocket | undefined, ended: () => boolean): Promise<"ready" | "gone"> {
   if (!socket) return "ready";
-  let pollMs = 1;
-  let last: number | undefined;
-  let movedAt = performance.now();
-  for (;;) {
-    if (cancelled()) return "gone";
+  for (let pollMs = 1; ; pollMs = Math.min(MAX_POLL_MS, pollMs * 2)) {
+    if (ended()) return "gone";
     const queue = await connectionSendQueue(socket.serverPort, socket.clientPort);
-    if (queue === undefined || (queue !== "closed" && queue < DRAINED_BELOW_BYTES)) return "ready";
     if (queue === "closed") return "gone";
-    if (queue !== last) {
-      last = queue;
-      movedAt = performance.now();
-    } else if (performance.now() - movedAt > STALLED_CLIENT_MS) return "stalled";
+    if (queue === undefined || queue < DRAINED_BELOW_BYTES) return "ready";
     await new Promise((resolve) => setTimeout(resolve, pollMs));
-    pollMs = Math.min(MAX_POLL_MS, pollMs * 2);
   }
 }

@@ -105,6 +105,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       const streaming = new Promise<number>((resolve) => (ended = resolve));
       const body = renderBody(serialized, context.streamed, {
         socket: info.socket,
+        cut: services.drain.cut,
         onError: (error) => context.logFailure("streaming a response failed", error),
         onEnd: ended,
       });

@@ -36,6 +36,8 @@ export class StreamedText {
 export interface RenderOptions {
   /** The response's connection, so the stream follows the client's pace. */
   socket: ResponseSocket | undefined;
+  /** Aborted when the server stops for good (see DrainState.cut). */
+  cut: AbortSignal;
   onError: (error: unknown) => void;
   /** Told the bytes handed to the server once the stream has ended: produced whole, cancelled, or cut. */
   onEnd?: (bytes: number) => void;
@@ -71,6 +73,7 @@ export function renderBody(serialized: string, streamed: readonly StreamedText[]
 
   return pacedStream(pieces, {
     socket: options.socket,
+    cut: options.cut,
     onError: options.onError,
     onEnd: (bytes) => {
       for (const text of present) text.release();
