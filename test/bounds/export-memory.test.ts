@@ -34,7 +34,8 @@ function insertLeadsSql(notes: string): string {
 }
 
 beforeAll(async () => {
-  const created = await runCli(["keys", "create", "--workspace", "export", "--rate-limit", String(RATE_LIMIT), "--json", "--db", path]);
+  // DATABASE_PATH rather than --db: over PostgreSQL the harness adds DATABASE_URL, which --db would override.
+  const created = await runCli(["keys", "create", "--workspace", "export", "--rate-limit", String(RATE_LIMIT), "--json"], { DATABASE_PATH: path });
   expect(created.code).toBe(0);
   key = (JSON.parse(created.stdout) as { key: string }).key;
   if (onPostgres) {
@@ -46,7 +47,7 @@ beforeAll(async () => {
     db.run(insertLeadsSql("hex(zeroblob(500))"));
     db.close();
   }
-  server = await startServe(["--port", "0", "--host", "127.0.0.1", "--no-demo", "--downloads-per-key", "4", "--db", path]);
+  server = await startServe(["--port", "0", "--host", "127.0.0.1", "--no-demo", "--downloads-per-key", "4"], { env: { DATABASE_PATH: path } });
 }, 120_000);
 afterAll(() => {
   for (const reader of readers) reader.close();
@@ -56,26 +57,8 @@ afterAll(() => {
 
 const remaining = async () => Number((await fetch(`${server.url}/api/v1/leads?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).headers.get("ratelimit-remaining"));
 
-test("four clients that start a 100,000-lead export and then read nothing leave the server's memory bounded", async () => {
-  const before = rssAnonMb(server.proc.pid);
-  const head = ["GET /api/v1/leads.csv HTTP/1.1", `Host: ${new URL(server.url).host}`, `Authorization: Bearer ${key}`].join("\r\n");
-  for (let i = 0; i < 4; i++) readers.push(await stalledRequest(server.url, head));
-  const peak = await peakRssAnonMb(server.proc.pid, 5_000);
-  // Before: the file of up to 20,000 leads was built whole per export (+80 MB each). Now each
-  // holds about a megabyte in Bun and a page of leads.
-  console.log('export mem', before, peak);
-  expect(peak - before).toBeLessThan(60);
-  for (const reader of readers.splice(0)) reader.close();
-}, 60_000);
-
 test("the export holds every lead, newest first, and costs one unit per page of leads read", async () => {
-  // The stalled exports above were closed: their download slots come back as the server sees it.
-  let response = await fetch(`${server.url}/api/v1/leads.csv`, { headers: { Authorization: `Bearer ${key}` } });
-  for (let i = 0; i < 50 && response.status === 429; i++) {
-    await response.arrayBuffer();
-    await Bun.sleep(100);
-    response = await fetch(`${server.url}/api/v1/leads.csv`, { headers: { Authorization: `Bearer ${key}` } });
-  }
+  const response = await fetch(`${server.url}/api/v1/leads.csv`, { headers: { Authorization: `Bearer ${key}` } });
   expect(response.status).toBe(200);
   const spentBefore = RATE_LIMIT - Number(response.headers.get("ratelimit-remaining"));
   let rows = 0;
@@ -93,4 +76,15 @@ test("the export holds every lead, newest first, and costs one unit per page of 
   expect(tail.split("\r\n").at(-2)).toStartWith('"ld_export_1"');
   // Admission paid the first page; each further one a unit: 100 pages, 100 units (+1 for the check below).
   expect(RATE_LIMIT - (await remaining()) - spentBefore).toBe(LEADS / EXPORT_PAGE_LEADS);
+}, 60_000);
+
+// After the whole export above: the baseline holds what any export needs (code, SQLite's cache).
+test("four clients that start a 100,000-lead export and then read nothing leave the server's memory bounded", async () => {
+  const before = rssAnonMb(server.proc.pid);
+  const head = ["GET /api/v1/leads.csv HTTP/1.1", `Host: ${new URL(server.url).host}`, `Authorization: Bearer ${key}`].join("\r\n");
+  for (let i = 0; i < 4; i++) readers.push(await stalledRequest(server.url, head));
+  const peak = await peakRssAnonMb(server.proc.pid, 5_000);
+  // Before: the file of up to 20,000 leads was built whole per export (+80 MB each). Now each
+  // holds about a megabyte in Bun and a page of leads.
+  expect(peak - before).toBeLessThan(60);
 }, 60_000);
