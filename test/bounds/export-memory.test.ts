@@ -14,6 +14,7 @@ import postgres from "postgres";
 import { EXPORT_PAGE_LEADS } from "../../src/router/leads/exportLeads.ts";
 import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
 import { peakRssAnonMb, rssAnonMb } from "../support/processMemory.ts";
+import { bulkLeadsSql } from "../support/bulkLeads.ts";
 import { stalledRequest, type StalledReader } from "../support/rawHttp.ts";
 import { createTestPgDatabase, onPostgres } from "../support/testDatabase.ts";
 
@@ -25,14 +26,6 @@ let key: string;
 let server: ServedProcess;
 const readers: StalledReader[] = [];
 
-/** Every lead in one statement, in either dialect: numbered 1…LEADS, the newest the highest. */
-function insertLeadsSql(notes: string): string {
-  return `WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < ${LEADS})
-    INSERT INTO leads (id, workspace_id, name, email, phone, insurance_type, notes, source, status, created_at)
-    SELECT 'ld_export_' || n, (SELECT id FROM workspaces WHERE name = 'export'), 'Lead ' || n, 'lead' || n || '@example.ca',
-      '+14165550199', 'Auto', ${notes}, 'rest', 'new', 1700000000000 + n FROM g`;
-}
-
 beforeAll(async () => {
   // DATABASE_PATH rather than --db: over PostgreSQL the harness adds DATABASE_URL, which --db would override.
   const created = await runCli(["keys", "create", "--workspace", "export", "--rate-limit", String(RATE_LIMIT), "--json"], { DATABASE_PATH: path });
@@ -40,11 +33,11 @@ beforeAll(async () => {
   key = (JSON.parse(created.stdout) as { key: string }).key;
   if (onPostgres) {
     const sql = postgres((await createTestPgDatabase(resolve(path))).url, { max: 1, onnotice: () => {} });
-    await sql.unsafe(insertLeadsSql("repeat('n', 1000)"));
+    await sql.unsafe(bulkLeadsSql("export", LEADS, 1_000, "postgres"));
     await sql.end();
   } else {
     const db = new Database(path);
-    db.run(insertLeadsSql("hex(zeroblob(500))"));
+    db.run(bulkLeadsSql("export", LEADS, 1_000, "sqlite"));
     db.close();
   }
   server = await startServe(["--port", "0", "--host", "127.0.0.1", "--no-demo", "--downloads-per-key", "4"], { env: { DATABASE_PATH: path } });
@@ -72,8 +65,8 @@ test("the export holds every lead, newest first, and costs one unit per page of 
     tail = (tail + text).slice(-3_000);
   }
   expect(rows).toBe(LEADS + 1); // the header, then every lead
-  expect(first.split("\r\n")[1]).toStartWith(`"ld_export_${LEADS}"`);
-  expect(tail.split("\r\n").at(-2)).toStartWith('"ld_export_1"');
+  expect(first.split("\r\n")[1]).toStartWith(`"ld_bulk_${LEADS}"`);
+  expect(tail.split("\r\n").at(-2)).toStartWith('"ld_bulk_1"');
   // Admission paid the first page; each further one a unit: 100 pages, 100 units (+1 for the check below).
   expect(RATE_LIMIT - (await remaining()) - spentBefore).toBe(LEADS / EXPORT_PAGE_LEADS);
 }, 60_000);
