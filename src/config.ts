@@ -44,6 +44,15 @@ const seconds = (name: string, max: number, fallback: number) =>
     .max(max, { error: `${name} must be 0 to ${max}` })
     .default(fallback);
 
+/** A whole number from `min` to `max`, e.g. wholeNumber("PORT / --port", 0, 65535, 3000). */
+const wholeNumber = (name: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int({ error: `${name} must be a whole number` })
+    .min(min, { error: `${name} must be ${min} to ${max}` })
+    .max(max, { error: `${name} must be ${min} to ${max}` })
+    .default(fallback);
+
 /** A comma-separated list of browser origins (scheme://host[:port]), normalised as browsers send them. */
 const originList = (name: string) =>
   z.string().transform((value, ctx) => {
@@ -63,12 +72,7 @@ export const SETTINGS = {
     flag: "port",
     env: "PORT",
     placeholder: "N",
-    schema: z.coerce
-      .number({ error: "PORT / --port must be a number" })
-      .int({ error: "PORT / --port must be a whole number" })
-      .min(0, { error: "PORT / --port must be 0 to 65535" })
-      .max(65535, { error: "PORT / --port must be 0 to 65535" })
-      .default(3000),
+    schema: wholeNumber("PORT / --port", 0, 65535, 3000),
     help: "TCP port; 0 picks a free one (default 3000)",
   },
   host: {
@@ -162,12 +166,7 @@ export const SETTINGS = {
     flag: "downloads-per-key",
     env: "DOWNLOADS_PER_KEY",
     placeholder: "N",
-    schema: z.coerce
-      .number({ error: "DOWNLOADS_PER_KEY / --downloads-per-key must be a number" })
-      .int({ error: "DOWNLOADS_PER_KEY / --downloads-per-key must be a whole number" })
-      .min(1, { error: "DOWNLOADS_PER_KEY / --downloads-per-key must be 1 to 100" })
-      .max(100, { error: "DOWNLOADS_PER_KEY / --downloads-per-key must be 1 to 100" })
-      .default(DEFAULT_DOWNLOADS_PER_KEY),
+    schema: wholeNumber("DOWNLOADS_PER_KEY / --downloads-per-key", 1, 100, DEFAULT_DOWNLOADS_PER_KEY),
     help: `Large downloads (broker://directory reads, leads CSV exports) one key may have in progress at once, per instance; more are refused with 429 (default ${DEFAULT_DOWNLOADS_PER_KEY})`,
   },
   shutdownGraceSeconds: {
