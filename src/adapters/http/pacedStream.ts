@@ -104,14 +104,24 @@ function cutAtStop(end: (complete: boolean) => void): Promise<never> {
   return new Promise<never>(() => {});
 }
 
-/** Waits until the connection's send queue has drained, or "gone" once it closed (or the stream ended). */
+/**
+ * Waits until the connection's send queue has drained, or "gone" once it closed (or the stream
+ * ended). Each poll comes a timer later, never at once: the file is read on another thread,
+ * which could otherwise see the queue before Bun has sent what was just written (and take an
+ * empty queue for a drained one); and "drained" needs two low readings in a row for the same reason.
+ */
 async function waitForClient(socket: ResponseSocket | undefined, ended: () => boolean): Promise<"ready" | "gone"> {
   if (!socket) return "ready";
+  let low = 0;
   for (let pollMs = 1; ; pollMs = Math.min(MAX_POLL_MS, pollMs * 2)) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
     if (ended()) return "gone";
     const queue = await connectionSendQueue(socket.serverPort, socket.clientPort);
     if (queue === "closed") return "gone";
-    if (queue === undefined || queue < DRAINED_BELOW_BYTES) return "ready";
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    if (queue === undefined) return "ready";
+    low = queue < DRAINED_BELOW_BYTES ? low + 1 : 0;
+    if (low === 2) return "ready";
+    // A client keeping up: look again soon rather than after the longest wait.
+    if (low === 1) pollMs = 0.5;
   }
 }
