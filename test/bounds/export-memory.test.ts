@@ -72,7 +72,7 @@ test("the export holds every lead, newest first, and costs one unit per page of 
 }, 60_000);
 
 // After the whole export above: the baseline holds what any export needs (code, SQLite's cache).
-test("four clients that start a 100,000-lead export and then read nothing leave the server's memory bounded", async () => {
+test("four clients that start a 100,000-lead export and then read nothing leave the server's memory bounded; a fifth export is refused", async () => {
   const before = rssAnonMb(server.proc.pid);
   const head = ["GET /api/v1/leads.csv HTTP/1.1", `Host: ${new URL(server.url).host}`, `Authorization: Bearer ${key}`].join("\r\n");
   for (let i = 0; i < 4; i++) readers.push(await stalledRequest(server.url, head));
@@ -80,4 +80,9 @@ test("four clients that start a 100,000-lead export and then read nothing leave 
   // Before: the file of up to 20,000 leads was built whole per export (+80 MB each). Now each
   // holds about a megabyte in Bun and a page of leads.
   expect(peak - before).toBeLessThan(60);
+  // The key's four download slots are taken (--downloads-per-key 4): a fifth export is refused.
+  const fifth = await fetch(`${server.url}/api/v1/leads.csv`, { headers: { Authorization: `Bearer ${key}` } });
+  expect(fifth.status).toBe(429);
+  expect(fifth.headers.get("retry-after")).toBe("5");
+  expect(((await fifth.json()) as { error: string }).error).toContain("4 large downloads in progress");
 }, 60_000);
