@@ -3,6 +3,7 @@ import { loadCarriers } from "../db/seed/loadCarriers.ts";
 import { DemoPageKey } from "./demo/demoPageKey.ts";
 import { ensureDemoData, ensureDemoDirectoryPg, ensureDemoKey, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { InFlightResponses } from "./adapters/http/inFlight.ts";
+import { DownloadSlots } from "./auth/downloadSlots.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
 import { IdleCollector } from "./ops/idleCollector.ts";
@@ -54,6 +55,8 @@ export interface AppOptions {
   bodyTimeoutSeconds?: number;
   /** MAX_UPLOADS_PER_CLIENT: requests with a body one client address may have in progress at once. */
   maxUploadsPerClient?: number;
+  /** DOWNLOADS_PER_KEY: large downloads one key may have in progress at once. */
+  downloadsPerKey?: number;
 }
 
 export interface RunningApp {
@@ -75,6 +78,8 @@ export interface RunningApp {
 const USAGE_FLUSH_MS = 60_000;
 /** How often the idle collector looks whether traffic stopped (see IdleCollector). */
 const IDLE_CHECK_MS = 1_000;
+/** How long a forced stop waits for Bun to close the connections before the process exits. */
+const FORCED_STOP_WAIT_MS = 200;
 
 /**
  * Opens and migrates the database, loads demo data if asked, and starts serving. Asynchronous
@@ -92,7 +97,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     : openLocalStorage(options, log);
   const { db } = storage;
   const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log, { timeoutMs: options.redisTimeoutMs }) : undefined;
-  const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}), ...(options.keyLimits ? { keyLimits: options.keyLimits } : {}) });
+  const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}), ...(options.keyLimits ? { keyLimits: options.keyLimits } : {}), downloads: new DownloadSlots(options.downloadsPerKey) });
   let demo: DemoSetup | undefined;
   if (storage.pg) {
     // The carriers and the demo directory went into PostgreSQL before the replica loaded them.
@@ -174,7 +179,11 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       if (outcome === "timeout") {
         const { requests, streams, unsentBytes } = inFlight.counts();
         log.warn("shutdown grace period over: cutting the responses still in flight", { graceMs, responses: requests, streams, unsentBytes });
-        await server.stop(true);
+        // Streamed bodies stop where they are (see pacedStream's cutAtStop) and are closed mid-body
+        // by the exit; Bun's forced stop settles only once every producer returned, which a cut
+        // one never does, so it is given a moment, not awaited.
+        services.drain.cutStreams();
+        await Promise.race([server.stop(true), new Promise((resolve) => setTimeout(resolve, FORCED_STOP_WAIT_MS))]);
       }
       clearInterval(usageFlush);
       await services.usage.flush();

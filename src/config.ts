@@ -5,6 +5,7 @@ import { DEFAULT_KEY_LIMITS, MAX_KEY_RATE_LIMIT } from "./auth/keyVocabulary.ts"
 import { trimChar } from "./domain/text.ts";
 import { DEFAULT_COMMAND_TIMEOUT_MS } from "./auth/sharedRateLimiter.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./storage/pg/pgDeadline.ts";
+import { DEFAULT_DOWNLOADS_PER_KEY } from "./auth/downloadSlots.ts";
 
 /**
  * Every setting of the service in one table: its command-line flag, its environment variable
@@ -229,6 +230,13 @@ export const SETTINGS = {
     placeholder: "N",
     schema: wholeNumber("MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client", 1, 1_000_000, 256),
     help: "Requests with a body one client address (an IPv6 /64) may have in progress at once; more get 429 (default 256; behind a proxy all clients share its address: see README)",
+  },
+  downloadsPerKey: {
+    flag: "downloads-per-key",
+    env: "DOWNLOADS_PER_KEY",
+    placeholder: "N",
+    schema: wholeNumber("DOWNLOADS_PER_KEY / --downloads-per-key", 1, 100, DEFAULT_DOWNLOADS_PER_KEY),
+    help: `Large downloads (broker://directory reads, leads CSV exports) one key may have in progress at once, per instance; more are refused with 429 (default ${DEFAULT_DOWNLOADS_PER_KEY})`,
   },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",

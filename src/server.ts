@@ -1,4 +1,4 @@
-import type { Server } from "bun";
+import type { Server, SocketAddress } from "bun";
 import { createRestHandler } from "./adapters/rest/restHandler.ts";
 import { restRoutes } from "./adapters/rest/restRoutes.ts";
 import { errorResponse, jsonResponse, stampedJsonText, utf8Body } from "./adapters/http/json.ts";
@@ -246,16 +246,20 @@ export function startServer(services: Services, options: ServerOptions): Server<
   function answer(request: Request, server: Server<undefined>, endInFlight: (() => void) | undefined): Response | Promise<Response> {
     const started = performance.now();
     const target = parseRequestTarget(request);
-    let clientAddress: string | undefined | null = null;
+    let peer: SocketAddress | undefined | null = null;
+    const peerOf = () => (peer === null ? (peer = server.requestIP(request) ?? undefined) : peer);
     const info: RequestInfo = {
       requestId: requestIdFor(request),
       baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : ""),
       publicUrl: options.publicUrl,
-      // Asked for by few routes (auth failures, local-only pages, uploads): looked up only then
-      // (it cost a /healthz answer a third of its time).
+      // Asked for by few routes (auth failures, local-only pages, uploads, downloads): looked up
+      // only then (it cost a /healthz answer a third of its time).
       get clientAddress() {
-        if (clientAddress === null) clientAddress = server.requestIP(request)?.address;
-        return clientAddress;
+        return peerOf()?.address;
+      },
+      get socket() {
+        const client = peerOf();
+        return client && server.port !== undefined ? { serverPort: server.port, clientPort: client.port } : undefined;
       },
     };
     // A request with a body is one a client can hold open at will (sending it slowly): those

@@ -3,6 +3,7 @@ import { DEFAULT_KEY_LIMITS, type KeyLimits } from "./auth/keyVocabulary.ts";
 import type { RateLimiter } from "./auth/rateLimiter.ts";
 import { InMemoryRateLimiter } from "./auth/rateLimiter.ts";
 import { CacheRegistry } from "./cache/cacheRegistry.ts";
+import { DownloadSlots } from "./auth/downloadSlots.ts";
 import type { Logger } from "./log.ts";
 import { DrainState } from "./ops/drainState.ts";
 import { BrokerStore } from "./storage/brokerStore.ts";
@@ -38,6 +39,8 @@ export interface Services extends WorkspaceStorePorts {
   authFailures: AuthFailureThrottle;
   /** What a workspace may give itself through the API: how many keys, how high a limit. */
   keyLimits: KeyLimits;
+  /** Large downloads in progress per key (DOWNLOADS_PER_KEY): directory reads and CSV exports. */
+  downloads: DownloadSlots;
   /** Whether the process has begun to stop (read by /readyz). */
   drain: DrainState;
   log: Logger;
@@ -83,6 +86,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     caches,
     authFailures: new AuthFailureThrottle(),
     keyLimits: DEFAULT_KEY_LIMITS,
+    downloads: new DownloadSlots(),
     storage,
     drain: new DrainState(),
     log,

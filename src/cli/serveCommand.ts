@@ -38,6 +38,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     keyLimits: { maxKeysPerWorkspace: config.maxKeysPerWorkspace, rateLimitCeiling: config.keyRateLimitCeiling },
     bodyTimeoutSeconds: config.bodyTimeoutSeconds,
     maxUploadsPerClient: config.maxUploadsPerClient,
+    downloadsPerKey: config.downloadsPerKey,
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {

@@ -16,7 +16,16 @@ export function csvCell(value: string | number | null | undefined): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-export function csvDocument(header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): string {
-  const lines = [header, ...rows].map((row) => row.map(csvCell).join(","));
-  return UTF8_BOM + lines.join("\r\n") + "\r\n";
+type Row = readonly (string | number | null)[];
+
+/** A whole file: the byte-order mark, the header row, then the rows. */
+export function csvDocument(header: readonly string[], rows: readonly Row[]): string {
+  return UTF8_BOM + csvRows([header, ...rows]);
+}
+
+/** Rows of a file, each ending in CRLF: a later page of a file that csvDocument began. */
+export function csvRows(rows: readonly Row[]): string {
+  let text = "";
+  for (const row of rows) text += row.map(csvCell).join(",") + "\r\n";
+  return text;
 }

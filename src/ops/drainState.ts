@@ -10,6 +10,7 @@
  */
 export class DrainState {
   #draining = false;
+  readonly #cut = new AbortController();
 
   begin(): void {
     this.#draining = true;
@@ -17,5 +18,18 @@ export class DrainState {
 
   get draining(): boolean {
     return this.#draining;
+  }
+
+  /**
+   * Aborted when the grace period is over: streamed bodies still being produced stop at once
+   * (see pacedStream). Bun's forced stop closes their connections but waits for their
+   * producers, so they must end themselves.
+   */
+  get cut(): AbortSignal {
+    return this.#cut.signal;
+  }
+
+  cutStreams(): void {
+    this.#cut.abort();
   }
 }

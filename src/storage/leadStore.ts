@@ -19,6 +19,37 @@ export interface LeadFilter {
   search?: string;
 }
 
+/** Where an export page ends: the last lead read, by the order both stores list in (created_at, then rowid / seq). */
+export interface LeadCursor {
+  createdAt: number;
+  order: number;
+}
+
+/** One page of an export: the leads read that match, and where the next page starts (none after the last). */
+export interface LeadExportPage {
+  items: StoredLead[];
+  next: LeadCursor | undefined;
+}
+
+/**
+ * An export page from up to `limit` + 1 leads read in order with their order keys (the one
+ * past the page only says whether another follows, so the last page is never an empty one):
+ * the text search applied here (as idsMatching does), so a page costs one bounded read
+ * whatever it finds.
+ */
+export function exportPageOf(rows: readonly { lead: StoredLead; order: number }[], limit: number, search: string | undefined): LeadExportPage {
+  const needle = search === undefined ? undefined : foldText(search);
+  const page = rows.slice(0, limit);
+  const items = page.map((row) => row.lead).filter((lead) => needle === undefined || matchesSearch(lead, needle));
+  const last = page.at(-1);
+  return { items, next: rows.length > limit && last ? { createdAt: last.lead.createdAt, order: last.order } : undefined };
+}
+
+/** Whether the lead's name or e-mail holds the folded search text (case and accents ignored). */
+export function matchesSearch(lead: Pick<StoredLead, "name" | "email">, needle: string): boolean {
+  return foldText(lead.name).includes(needle) || foldText(lead.email).includes(needle);
+}
+
 /** The columns a filter reads, in either dialect's leads table. */
 type FilterColumns = Record<"workspaceId" | "status" | "insuranceType" | "source", Column>;
 
@@ -93,10 +124,16 @@ export class LeadStore {
     return { items, total };
   }
 
-  /** Up to `max` leads of the filter, newest first, for an export. */
-  all(workspaceId: string, filter: LeadFilter, max: number): StoredLead[] {
-    if (filter.search !== undefined) return this.byIds(this.idsMatching(workspaceId, filter).slice(0, max));
-    return this.newestFirst(this.filtered(workspaceId, filter)).limit(max).all();
+  /**
+   * The next page of an export, newest first: the `limit` leads after `after` that the filter
+   * keeps (the text search applied to those). Keyset pagination: each page is one index range
+   * read, however deep into the workspace it is.
+   */
+  exportPage(workspaceId: string, filter: LeadFilter, after: LeadCursor | undefined, limit: number): LeadExportPage {
+    const rowid = sql<number>`${leads}.rowid`;
+    const where = and(this.filtered(workspaceId, filter), after ? sql`(${leads.createdAt}, ${rowid}) < (${after.createdAt}, ${after.order})` : undefined);
+    const rows = this.db.select({ lead: leads, order: rowid }).from(leads).where(where).orderBy(desc(leads.createdAt), desc(rowid)).limit(limit + 1).all();
+    return exportPageOf(rows, limit, filter.search);
   }
 
   /**
@@ -113,7 +150,7 @@ export class LeadStore {
       .orderBy(desc(leads.createdAt), desc(sql`${leads}.rowid`))
       .limit(SEARCH_SCAN_LIMIT)
       .all();
-    return candidates.filter((c) => foldText(c.name).includes(needle) || foldText(c.email).includes(needle)).map((c) => c.id);
+    return candidates.filter((c) => matchesSearch(c, needle)).map((c) => c.id);
   }
 
   /** Full rows for these ids, in the order given. */

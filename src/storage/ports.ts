@@ -46,7 +46,7 @@ export type KeyStorePort = Pick<KeyStore, "caches" | "recordUse"> &
     | "count"
     | "ensureWorkspace"
   >;
-export type LeadStorePort = Port<LeadStore, "insert" | "list" | "search" | "all" | "find" | "events" | "appendEvent">;
+export type LeadStorePort = Port<LeadStore, "insert" | "list" | "search" | "exportPage" | "find" | "events" | "appendEvent">;
 export type QuoteStorePort = Port<QuoteStore, "insert" | "find">;
 export type KeyUsageStorePort = Port<KeyUsageStore, "add" | "since">;
 export type ConsoleLinkStorePort = Port<ConsoleLinkStore, "create" | "redeem">;

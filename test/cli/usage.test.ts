@@ -30,6 +30,7 @@ test.each([
   [["serve", "--bogus"], "Unknown option '--bogus'"],
   [["serve", "--port", "abc"], "PORT / --port must be a number"],
   [["serve", "--port", "70000"], "PORT / --port must be 0 to 65535"],
+  [["serve", "--downloads-per-key", "0"], "DOWNLOADS_PER_KEY / --downloads-per-key must be 1 to 100"],
   [["serve", "--log-level", "loud"], "LOG_LEVEL / --log-level must be one of debug, info, warn, error, silent"],
   [["serve", "--public-url", "brokers.example.ca"], "PUBLIC_URL / --public-url must be an http(s) URL"],
   [["serve", "--shutdown-grace", "500"], "SHUTDOWN_GRACE_SECONDS / --shutdown-grace must be 0 to 300"],

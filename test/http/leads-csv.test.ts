@@ -3,6 +3,11 @@
  * cells neutralised, only the caller's workspace, over REST and the console.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTRPCClient, httpLink } from "@trpc/client";
+import superjson from "superjson";
+import type { AppRouter } from "broker-directory";
+import { EXPORT_PAGE_LEADS } from "../../src/router/leads/exportLeads.ts";
+import { bulkLeadsSql } from "../support/bulkLeads.ts";
 import { consoleRequest, signIn } from "../support/console.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -98,3 +103,59 @@ describe("GET /api/v1/leads.csv", () => {
     expect((await server.request("/api/v1/leads.csv", { key: writer })).status).toBe(403);
   });
 });
+
+describe("an export longer than a page", () => {
+  const LEADS = EXPORT_PAGE_LEADS * 2 + 500;
+  let bigKey: string;
+  beforeAll(async () => {
+    bigKey = await server.createKey({ workspace: "initech", rateLimitPerMinute: 1_000 });
+    await server.rows(bulkLeadsSql("initech", LEADS, 20, server.databaseUrl ? "postgres" : "sqlite"));
+  });
+  const ids = (text: string) => parseCsv(text.replace(/^\uFEFF/, "")).slice(1).map((row) => row[0]);
+  const newestFirst = Array.from({ length: LEADS }, (_, i) => `ld_bulk_${LEADS - i}`);
+
+  test("REST streams every page as one file (one header, every lead once, newest first), a unit per page", async () => {
+    const response = await server.request("/api/v1/leads.csv", { key: bigKey });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text.match(/"id","createdAt"/g)).toHaveLength(1);
+    expect(ids(text)).toEqual(newestFirst);
+    // Admission paid page 1; pages 2 and 3 a unit each; the check below one more.
+    const after = await server.request("/api/v1/leads?limit=1", { key: bigKey });
+    expect(after.headers.get("ratelimit-remaining")).toBe(String(1_000 - 3 - 1));
+  });
+
+  test("the console streams the same file for its session's workspace", async () => {
+    const session = await signIn(server, "initech");
+    const response = await consoleRequest(server, session, "/console/api/leads.csv?cursor=1.1");
+    expect(response.status).toBe(200);
+    expect(ids(await response.text())).toEqual(newestFirst); // a cursor in the URL is ignored: the file is whole
+  });
+
+  test("tRPC answers one page per call, with the cursor of the next", async () => {
+    const trpc = createTRPCClient<AppRouter>({
+      links: [httpLink({ url: `${server.url}/trpc`, transformer: superjson, headers: { Authorization: `Bearer ${bigKey}` } })],
+    });
+    const pages: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await trpc.leads.export.query({ cursor });
+      expect(page.rows).toBeLessThanOrEqual(EXPORT_PAGE_LEADS);
+      expect(page.truncated).toBe(page.nextCursor !== null);
+      pages.push(page.csv);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(pages).toHaveLength(3);
+    expect(ids(pages.join(""))).toEqual(newestFirst);
+    expect(await failure(trpc.leads.export.query({ cursor: "1e9.x" }))).toContain("nextCursor");
+  });
+});
+
+async function failure(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  throw new Error("expected the call to fail");
+}

@@ -79,13 +79,18 @@ test(`a broker://directory read costs ${DIRECTORY_READ_UNITS} units; with less l
   expect(second.headers.get("ratelimit-remaining")).toBe(String(15 - DIRECTORY_READ_UNITS - 1));
 });
 
-test("20 directory reads in one batch cost 10 units each, not one for the lot", async () => {
-  const key = await server.createKey({ workspace: "batch", rateLimitPerMinute: 25 });
+test("20 directory reads in one batch: one is served, the others are refused (one directory per HTTP request)", async () => {
+  const key = await server.createKey({ workspace: "batch", rateLimitPerMinute: 1_000 });
   const reads = Array.from({ length: 20 }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "resources/read", params: { uri: "broker://directory" } }));
   const answer = await postMcp(server, reads, { key, headers: BATCH_HEADERS });
   expect(answer.status).toBe(200);
-  const served = (answer.json as { result?: unknown }[]).filter((r) => r.result);
-  expect(served.length).toBe(2);
+  const results = answer.json as { id: number; result?: unknown; error?: { code: number; message: string } }[];
+  expect(results.filter((r) => r.result).map((r) => r.id)).toEqual([1]);
+  const refused = results.filter((r) => r.error);
+  expect(refused.length).toBe(19);
+  for (const r of refused) expect(r.error).toMatchObject({ code: -32600, message: expect.stringContaining("once per HTTP request") });
+  // Charged: admission's unit, the read's other units, and one unit per further message of the batch.
+  expect(answer.headers.get("ratelimit-remaining")).toBe(String(1_000 - DIRECTORY_READ_UNITS - 19));
 });
 
 test("a key smaller than the read's cost can still read the directory once a minute", async () => {

@@ -86,8 +86,13 @@ describe("PgLeadStore", () => {
     expect(ids(await stores.leads.search(ws, { status: "contacted" }, 1, 10))).toEqual(["3"]);
     expect(ids(await stores.leads.search(ws, { source: "embed" }, 1, 10))).toEqual(["3"]);
     expect(await stores.leads.search(ws, { search: "nobody" }, 1, 10)).toEqual({ items: [], total: 0 });
-    expect((await stores.leads.all(ws, { search: "elise" }, 1)).map((l) => l.id)).toEqual([`ld_${ws}_2`]);
-    expect((await stores.leads.all(ws, {}, 10)).length).toBe(3);
+    // Export pages: two leads read per page, the search applied to those, the cursor carried on.
+    const first = await stores.leads.exportPage(ws, { search: "elise" }, undefined, 2);
+    expect(ids(first)).toEqual(["2"]);
+    const second = await stores.leads.exportPage(ws, { search: "elise" }, first.next, 2);
+    expect(ids(second)).toEqual(["1"]);
+    expect(second.next).toBeUndefined();
+    expect(ids(await stores.leads.exportPage(ws, {}, undefined, 10))).toEqual(["3", "2", "1"]);
   });
 
   test("find stays in its workspace; appendEvent keeps the history oldest first and makes the status current", async () => {

@@ -82,3 +82,29 @@ export async function requestFrom(localAddress: string, url: string, json?: stri
   const cut = out.lastIndexOf("\n");
   return { status: Number(out.slice(cut + 1)), body: out.slice(0, cut) };
 }
+
+export interface StalledReader {
+  /** The bytes of the answer read so far (the first few, before the reader stopped). */
+  received(): number;
+  /** Closes the connection, as a client that gives up does. */
+  close(): void;
+}
+
+/**
+ * A slow reader at its worst: writes one request, then reads nothing more, so the server's
+ * answer piles up wherever the server keeps it (the kernel's buffers fill first, then the
+ * server's own). The socket is paused in the connect callback: paused earlier, Bun ignores it.
+ */
+export function stalledRequest(url: string, head: string, body = ""): Promise<StalledReader> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    let received = 0;
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`${head}\r\nConnection: close\r\n\r\n${body}`);
+      socket.pause();
+      resolve({ received: () => received, close: () => socket.destroy() });
+    });
+    socket.on("data", (chunk: Buffer) => (received += chunk.length));
+    socket.on("error", reject);
+  });
+}

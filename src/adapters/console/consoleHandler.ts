@@ -6,7 +6,7 @@ import { createCaller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
 import type { ConsoleSession } from "../../storage/consoleSessionStore.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
-import { csvResponse } from "../http/csvResponse.ts";
+import { csvDownload, type CsvPage } from "../http/csvResponse.ts";
 import { errorResponse, jsonResponse } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readOnlyRefusal } from "../http/methodRefusal.ts";
@@ -165,9 +165,23 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     const principal: Principal = { keyId: "console", workspaceId: session.workspaceId, scopes: new Set(SCOPES), origins: null };
     try {
       const caller = createCaller({ services, principal, surface: "console", requestId: info.requestId, baseUrl: info.baseUrl });
+      const query = Object.fromEntries(url.searchParams);
+      if (match.value.answer === "csv") {
+        // Every page is streamed as one file (see csvDownload): the page cursor is never the browser's.
+        const { cursor: _ignored, ...filters } = query;
+        return await csvDownload({
+          slots: services.downloads,
+          bucket: `console:${session.idHash}`,
+          readPage: (cursor) => match.value.call(caller, { params: match.params, query: cursor === undefined ? filters : { ...filters, cursor }, body: undefined }) as Promise<CsvPage>,
+          charge: () => services.rateLimiter.consume(`console:${session.idHash}`, SESSION_RATE_LIMIT, services.now()),
+          info,
+          cut: services.drain.cut,
+          onError: (error) => services.log.error("procedure failed", { requestId: info.requestId, route: info.route, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
+          headers,
+        });
+      }
       const body = match.value.body ? await readJsonBody(request) : undefined;
-      const result = await match.value.call(caller, { params: match.params, query: Object.fromEntries(url.searchParams), body });
-      if (match.value.answer === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], headers);
+      const result = await match.value.call(caller, { params: match.params, query, body });
       return jsonResponse({ data: result }, match.value.status ?? 200, headers);
     } catch (error) {
       const failure = toPublicError(error);

@@ -1,10 +1,10 @@
 import { unsentBytes } from "./unsentBytes.ts";
 
 /**
- * Bun (1.3) takes a streamed body faster than a slow client reads it and keeps the rest in
- * its own buffer, with no signal when the socket has taken the last byte (1.4 adds one: see
- * renderBody). On Linux the kernel's send queues tell (unsentBytes); elsewhere the bytes of a
- * produced stream are assumed to leave at no less than this rate, and stop waits that long.
+ * Bun (1.3) says nothing when the socket has taken a streamed body's last byte. Our streams
+ * are produced at the client's pace (pacedStream), so once produced little is left, but on
+ * Linux stop still waits for the kernel's send queues to empty (unsentBytes); elsewhere the
+ * bytes of a produced stream are assumed to leave at no less than this rate, and stop waits that long.
  */
 export const ASSUMED_CLIENT_BYTES_PER_SECOND = 1024 * 1024;
 const SEND_QUEUE_POLL_MS = 50;

@@ -1,3 +1,5 @@
+import type { ResponseSocket } from "./pacedStream.ts";
+
 /** Facts about one HTTP request that adapters fill in and the access log reads. */
 export interface RequestInfo {
   requestId: string;
@@ -8,6 +10,8 @@ export interface RequestInfo {
   keyId?: string;
   /** The socket's peer address (server.requestIP): behind a reverse proxy, the proxy's. */
   clientAddress?: string;
+  /** The connection's ports, for a streamed body that follows the client's pace (see pacedStream). */
+  socket?: ResponseSocket;
   /** PUBLIC_URL, when the operator set it (then baseUrl is it, not the request's Host). */
   publicUrl?: string;
   /** Set by an adapter whose response already carries X-Request-Id (built in one go): the front door then leaves it be. */

@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 
 /** Connection states in /proc/net/tcp that are still ours to finish: ESTABLISHED, CLOSE_WAIT. */
 const OPEN_STATES = new Set(["01", "08"]);
+const TCP_TABLES = ["/proc/net/tcp", "/proc/net/tcp6"];
 
 /**
  * The bytes the kernel still holds unsent or unacknowledged on the open connections of the
@@ -11,7 +13,7 @@ const OPEN_STATES = new Set(["01", "08"]);
  */
 export function unsentBytes(port: number): number | undefined {
   let total: number | undefined;
-  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+  for (const file of TCP_TABLES) {
     let text: string;
     try {
       text = readFileSync(file, "utf8");
@@ -27,4 +29,46 @@ export function unsentBytes(port: number): number | undefined {
     }
   }
   return total;
+}
+
+/**
+ * The kernel's send queue (unsent or unacknowledged bytes) of one connection, from our
+ * `serverPort` to the client's `clientPort`: a number, "closed" once the connection is gone
+ * (or closing), or undefined where the kernel does not say (no /proc, as on macOS).
+ *
+ * Read off the event loop (the file is made by the kernel on read, one line per socket) and
+ * found by searching for the ports rather than parsing every line, so a poll costs little
+ * with thousands of connections open. Two clients on other hosts may share a port number: then
+ * the larger queue counts, which only makes a stream wait longer, never buffer more.
+ */
+export async function connectionSendQueue(serverPort: number, clientPort: number): Promise<number | "closed" | undefined> {
+  const local = `:${hex4(serverPort)} `;
+  const remote = `:${hex4(clientPort)} `;
+  let readable = false;
+  let queue: number | undefined;
+  for (const file of TCP_TABLES) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      continue;
+    }
+    readable = true;
+    // A line: "  sl: LOCAL_ADDR:PORT REMOTE_ADDR:PORT ST TX_QUEUE:RX_QUEUE …".
+    for (let at = text.indexOf(remote); at >= 0; at = text.indexOf(remote, at + 1)) {
+      const fieldStart = text.lastIndexOf(" ", at) + 1;
+      // The remote field is preceded by the local one, which must end with our port.
+      if (text.slice(fieldStart - local.length, fieldStart) !== local) continue;
+      const state = text.slice(at + remote.length, at + remote.length + 2);
+      if (!OPEN_STATES.has(state)) continue;
+      const tx = parseInt(text.slice(at + remote.length + 3, at + remote.length + 11), 16);
+      if (Number.isFinite(tx)) queue = Math.max(queue ?? 0, tx);
+    }
+  }
+  if (!readable) return undefined;
+  return queue ?? "closed";
+}
+
+function hex4(port: number): string {
+  return port.toString(16).toUpperCase().padStart(4, "0");
 }

@@ -17,11 +17,11 @@ export function directoryReadUnits(principal: Principal): number {
 /**
  * broker://directory: every published broker with its profile, offices and ratings, as one
  * JSON document `{generatedAt, brokers: [...], total}`, ordered by id. It is written chunk by
- * chunk straight into the response (see StreamedText), so memory stays at one chunk of
- * brokers whatever the size of the directory. `total` comes last because it counts what was
+ * chunk straight into the response at the client's pace (see StreamedText), so memory stays
+ * at about a megabyte whatever the size of the directory and however slowly the client reads. `total` comes last because it counts what was
  * actually written, even if the directory changed during a long read.
  */
-export function directoryText(store: BrokerStore, now: number): StreamedText {
+export function directoryText(store: BrokerStore, now: number, release: () => void): StreamedText {
   const version = store.version();
   return new StreamedText(
     function* () {
@@ -37,6 +37,7 @@ export function directoryText(store: BrokerStore, now: number): StreamedText {
     (bytes) => {
       if (store.version() === version) sizeState(store).measured = { version, bytes };
     },
+    release,
   );
 }
 

@@ -1,4 +1,5 @@
 import { admit, type Admission } from "../../auth/admitRequest.ts";
+import { DOWNLOAD_RETRY_AFTER_SECONDS } from "../../auth/downloadSlots.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
 import { admittedAnswers, rateLimitHeaders } from "../http/rateLimitHeaders.ts";
@@ -92,46 +93,71 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
         }),
     };
     // The RateLimit headers say what is left after every message and read was charged.
+    let rendered = false;
     const send = (status: number, serialized: string) => {
-      // The common answer (nothing streamed, no CORS, every charge allowed, not a 503) takes
+      rendered = true;
+      // The common answer (nothing streamed, no CORS, every charge allowed, not a 503 or 429) takes
       // one ready header set: the same headers, without three object spreads and a promise.
-      if (context.streamed.length === 0 && origin === null && context.rate?.allowed && status !== 503) {
+      if (context.streamed.length === 0 && origin === null && context.rate?.allowed && status !== 503 && status !== 429) {
         return admittedRpc(serialized, status, context.rate, info);
       }
       let ended!: (bytes: number) => void;
       const streaming = new Promise<number>((resolve) => (ended = resolve));
-      const body = renderBody(serialized, context.streamed, (error) => context.logFailure("streaming a response failed", error), ended);
+      const body = renderBody(serialized, context.streamed, {
+        socket: info.socket,
+        cut: services.drain.cut,
+        onError: (error) => context.logFailure("streaming a response failed", error),
+        onEnd: ended,
+      });
       // A streamed body outlives this handler: graceful stop waits for it (see InFlightResponses).
       if (typeof body !== "string") info.streaming = streaming;
       return rpcResponse(status, body, {
         ...headers,
         ...rateLimitHeaders(context.rate),
         ...(status === 503 ? { "Retry-After": String(STORAGE_RETRY_AFTER_SECONDS) } : {}),
+        // A 429 the rate limit allowed: the key's downloads were all in progress.
+        ...(status === 429 && context.rate?.allowed ? { "Retry-After": String(DOWNLOAD_RETRY_AFTER_SECONDS) } : {}),
       });
     };
 
-    if (Array.isArray(body.value)) return answerBatch(body.value, request.headers, context, send, headers);
-
-    const message = classifyMessage(body.value);
-    if ("invalid" in message) return send(400, errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message: `Invalid Request: ${message.invalid}` }));
-    if (message.kind !== "request") {
-      // Notifications and responses need no answer. Nothing here needs their content, but
-      // a version we do not speak is still refused, as for requests.
-      const version = request.headers.get("mcp-protocol-version");
-      if (version !== null && !SUPPORTED_VERSIONS.includes(version)) {
-        return send(400, errorEnvelope(null, unsupportedVersion(version).toErrorObject()));
-      }
-      return new Response(null, { status: 202, headers });
-    }
     try {
-      context.era = requestEra(message.method, message.params, request.headers);
-    } catch (error) {
-      if (!(error instanceof McpProtocolError)) throw error;
-      return send(error.httpStatus, errorEnvelope(message.id, error.toErrorObject()));
+      return await answerMessages(body.value, request, context, send, headers);
+    } finally {
+      // A directory read whose answer was never rendered (a fault on the way) gives its download slot back.
+      if (!rendered) for (const text of context.streamed) text.release();
     }
-    const answer = await answerRequest(message.method, message.params, context);
-    return send("result" in answer ? 200 : answer.httpStatus, envelope(message.id, answer));
   };
+}
+
+/** The parsed body: one message, or a 2025-03-26 batch. */
+async function answerMessages(
+  value: unknown,
+  request: Request,
+  context: McpCallContext,
+  send: (status: number, serialized: string) => Response,
+  headers: HeaderMap,
+): Promise<Response> {
+  if (Array.isArray(value)) return answerBatch(value, request.headers, context, send, headers);
+
+  const message = classifyMessage(value);
+  if ("invalid" in message) return send(400, errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message: `Invalid Request: ${message.invalid}` }));
+  if (message.kind !== "request") {
+    // Notifications and responses need no answer. Nothing here needs their content, but
+    // a version we do not speak is still refused, as for requests.
+    const version = request.headers.get("mcp-protocol-version");
+    if (version !== null && !SUPPORTED_VERSIONS.includes(version)) {
+      return send(400, errorEnvelope(null, unsupportedVersion(version).toErrorObject()));
+    }
+    return new Response(null, { status: 202, headers });
+  }
+  try {
+    context.era = requestEra(message.method, message.params, request.headers);
+  } catch (error) {
+    if (!(error instanceof McpProtocolError)) throw error;
+    return send(error.httpStatus, errorEnvelope(message.id, error.toErrorObject()));
+  }
+  const answer = await answerRequest(message.method, message.params, context);
+  return send("result" in answer ? 200 : answer.httpStatus, envelope(message.id, answer));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { TRPCError } from "@trpc/server";
+import { DOWNLOAD_RETRY_AFTER_SECONDS } from "../../auth/downloadSlots.ts";
 import { toPublicError } from "../errorVocabulary.ts";
 import type { McpCallContext } from "./callContext.ts";
 import { directoryReadUnits, directorySize, directoryText, humanSize } from "./directoryResource.ts";
@@ -79,9 +80,20 @@ export async function readResource(params: JsonObject, context: McpCallContext):
     if (!context.principal.scopes.has(DIRECTORY_SCOPE)) {
       throw accessDenied(new TRPCError({ code: "FORBIDDEN", message: missingScopeMessage(DIRECTORY_SCOPE) }));
     }
-    // The message was charged one unit like any other; the whole directory costs more.
-    await chargeOrRefuse(context, directoryReadUnits(context.principal) - 1);
-    const text = directoryText(context.services.brokers, context.services.now());
+    // One per HTTP request: a batch of twenty would be twenty directories in one response.
+    if (context.streamed.length > 0) {
+      throw new McpProtocolError(ErrorCode.INVALID_REQUEST, "broker://directory may be read once per HTTP request: send further reads as requests of their own.");
+    }
+    const release = context.services.downloads.take(context.principal.keyId);
+    if (!release) throw downloadsRefused(context);
+    try {
+      // The message was charged one unit like any other; the whole directory costs more.
+      await chargeOrRefuse(context, directoryReadUnits(context.principal) - 1);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const text = directoryText(context.services.brokers, context.services.now(), release);
     context.streamed.push(text);
     return { contents: [{ uri, mimeType: JSON_MIME, text }] };
   }
@@ -119,6 +131,11 @@ function resourceNotFound(uri: string, context: McpCallContext): McpProtocolErro
     `Resource not found: ${JSON.stringify(shown)}. Read broker://directory, broker://carriers, or broker://brokers/{slug} with a slug from search_brokers.`,
     { uri: shown },
   );
+}
+
+/** The key's large downloads are all in progress: -31429 (HTTP 429 when the message was alone), as a rate limit is. */
+function downloadsRefused(context: McpCallContext): McpProtocolError {
+  return new McpProtocolError(ErrorCode.RATE_LIMITED, context.services.downloads.refusalMessage(), { retryAfterSeconds: DOWNLOAD_RETRY_AFTER_SECONDS }, 429);
 }
 
 function accessDenied(error: TRPCError): McpProtocolError {

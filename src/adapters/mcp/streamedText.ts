@@ -1,3 +1,5 @@
+import { pacedStream, type ResponseSocket } from "../http/pacedStream.ts";
+
 /**
  * A JSON string value that is produced piece by piece while the response is being sent, so
  * that a very large text (the whole directory, inside a resources/read result) never exists
@@ -5,35 +7,50 @@
  *
  * It stands in the result object like any value. JSON.stringify writes a unique token in its
  * place; `renderBody` then splits the serialized response at the token and streams the
- * pieces there, each escaped as JSON string content.
+ * pieces there, each escaped as JSON string content, at the client's pace (pacedStream).
  */
 export class StreamedText {
   readonly token = `mcp-streamed-text:${crypto.randomUUID()}`;
+  private released = false;
 
   constructor(
     /** The raw text, in pieces (a sync generator is pulled one piece per stream read). */
     readonly pieces: () => Iterable<string>,
     /** Told the UTF-8 size of the whole text once every piece was sent. */
     readonly onComplete?: (bytes: number) => void,
+    /** Told once that the text is done with: sent, cut, or never sent at all (frees its download slot). */
+    private readonly onRelease?: () => void,
   ) {}
 
   toJSON(): string {
     return this.token;
   }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.onRelease?.();
+  }
+}
+
+export interface RenderOptions {
+  /** The response's connection, so the stream follows the client's pace. */
+  socket: ResponseSocket | undefined;
+  /** Aborted when the server stops for good (see DrainState.cut). */
+  cut: AbortSignal;
+  onError: (error: unknown) => void;
+  /** Told the bytes handed to the server once the stream has ended: produced whole, cancelled, or cut. */
+  onEnd?: (bytes: number) => void;
 }
 
 /**
- * A serialized response: a plain string, or a stream when it holds StreamedText values.
- * `onEnd` is told the bytes handed to the server once the stream has ended: produced whole,
- * cancelled, or cut by an error (so graceful stop can wait for it).
+ * A serialized response: a plain string, or a stream when it holds StreamedText values. Every
+ * StreamedText given is released: at once when the response does not hold it, else when the
+ * stream ends.
  */
-export function renderBody(
-  serialized: string,
-  streamed: readonly StreamedText[],
-  onError: (error: unknown) => void,
-  onEnd: (bytes: number) => void = () => {},
-): string | ReadableStream<Uint8Array> {
+export function renderBody(serialized: string, streamed: readonly StreamedText[], options: RenderOptions): string | ReadableStream<Uint8Array> {
   const present = streamed.filter((text) => serialized.includes(JSON.stringify(text.token)));
+  for (const text of streamed) if (!present.includes(text)) text.release();
   if (present.length === 0) return serialized;
 
   function* pieces(): Generator<string> {
@@ -54,44 +71,13 @@ export function renderBody(
     yield rest;
   }
 
-  // A Bun "direct" stream: write() hands bytes to the server. Where Bun signals that the
-  // client is slower than we are, the producer waits instead of buffering the whole text.
-  let cancelled = false;
-  let sent = 0;
-  let ended = false;
-  const end = () => {
-    if (!ended) onEnd(sent);
-    ended = true;
-  };
-  const source: Bun.DirectUnderlyingSource<Uint8Array> = {
-    type: "direct",
-    cancel() {
-      cancelled = true;
-      end();
+  return pacedStream(pieces, {
+    socket: options.socket,
+    cut: options.cut,
+    onError: options.onError,
+    onEnd: (bytes) => {
+      for (const text of present) text.release();
+      options.onEnd?.(bytes);
     },
-    async pull(controller: ReadableStreamDirectController) {
-      try {
-        for (const piece of pieces()) {
-          if (cancelled) return;
-          sent += Buffer.byteLength(piece);
-          const written: unknown = controller.write(piece);
-          if (written instanceof Promise) await written;
-          // Bun 1.4 says "the socket is full" with a negative count; 1.3 buffers everything.
-          else if (typeof written === "number" && written < 0) await controller.flush(true);
-          // Let other requests run between chunks of a long response.
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        controller.close();
-      } catch (error) {
-        // Headers are gone already: all we can do is cut the response short, and log why.
-        if (!cancelled) onError(error);
-        controller.close(error instanceof Error ? error : new Error(String(error)));
-      } finally {
-        end();
-      }
-    },
-  };
-  // tsconfig's DOM lib hides Bun's `direct` overload of the constructor: name it explicitly.
-  const DirectStream = ReadableStream as unknown as new (source: Bun.DirectUnderlyingSource<Uint8Array>) => ReadableStream<Uint8Array>;
-  return new DirectStream(source);
+  });
 }

@@ -1,8 +1,9 @@
-import { admit, type Admission } from "../../auth/admitRequest.ts";
+import { admit, chargeMore, type Admission } from "../../auth/admitRequest.ts";
+import { callProcedure } from "../../router/procedureCatalog.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
-import { csvResponse } from "../http/csvResponse.ts";
+import { csvDownload, type CsvPage } from "../http/csvResponse.ts";
 import { errorResponse, utf8Body } from "../http/json.ts";
 import { allowedMethods, methodNotAllowed } from "../http/methodRefusal.ts";
 import { admittedJson, rateLimitHeaders } from "../http/rateLimitHeaders.ts";
@@ -15,7 +16,7 @@ import { isEmbedPath, optionsResponse, withEmbedCors } from "./cors.ts";
 import { compilePaths, matchPath } from "./pathMatcher.ts";
 import { ResponseCache } from "./responseCache.ts";
 import { ResponseCacheKeys, type ParsedInput } from "./responseCacheKey.ts";
-import { queryObject, type RestRoute } from "./restRoute.ts";
+import { queryInput, queryObject, type RestRoute } from "./restRoute.ts";
 
 /** Memory for cached directory answers (see ResponseCache): 16 MiB and 10,000 answers at most. */
 const RESPONSE_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 16 * 1024 * 1024, secondRequest: true };
@@ -119,23 +120,39 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
         requestId: info.requestId,
         baseUrl: info.baseUrl,
       };
+      if (route.envelope === "csv") return await csvExport(ctx, route, queryInput(route, params, queryObject(url)), info, admission);
       const body = route.body ? await readJsonBody(request) : undefined;
       const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
-      if (route.envelope === "csv") return csvResponse(result as Parameters<typeof csvResponse>[0], rateLimitHeaders(admission.rate));
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
       if (cacheKey !== undefined) responses.set(cacheKey, version, info.baseUrl, text);
       return admittedJson(text, route.status ?? 200, admission.rate, info);
     } catch (error) {
       const failure = toPublicError(error);
-      if (failure.internal) {
-        services.log.error("procedure failed", {
-          requestId: info.requestId,
-          route: route.path,
-          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-          cause: error instanceof Error && error.cause instanceof Error ? error.cause.stack : undefined,
-        });
-      }
+      if (failure.internal) logFailure(info, route, error);
       return errorResponse(failure.status, failure.message, { ...rateLimitHeaders(admission.rate), ...retryAfterHeaders(failure) }, failure.issues);
     }
+  }
+
+  /** The leads export: its pages read through the procedure, each further one charged a unit (see csvDownload). */
+  function csvExport(ctx: Context, route: RestRoute, input: Record<string, string>, info: RequestInfo, admission: Extract<Admission, { ok: true }>): Promise<Response> {
+    return csvDownload({
+      slots: services.downloads,
+      bucket: admission.principal.keyId,
+      readPage: (cursor) => callProcedure(ctx, route.procedure, cursor === undefined ? input : { ...input, cursor }) as Promise<CsvPage>,
+      charge: () => chargeMore(services, admission.principal, 1),
+      info,
+      cut: services.drain.cut,
+      onError: (error) => logFailure(info, route, error),
+      headers: rateLimitHeaders(admission.rate),
+    });
+  }
+
+  function logFailure(info: RequestInfo, route: RestRoute, error: unknown): void {
+    services.log.error("procedure failed", {
+      requestId: info.requestId,
+      route: route.path,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      cause: error instanceof Error && error.cause instanceof Error ? error.cause.stack : undefined,
+    });
   }
 }

@@ -1,3 +1,4 @@
+import { EXPORT_PAGE_LEADS } from "../../router/leads/exportLeads.ts";
 import { restRoute, type RestRoute } from "./restRoute.ts";
 
 /**
@@ -164,7 +165,9 @@ export const restRoutes: readonly RestRoute[] = [
     path: "/api/v1/leads.csv",
     surface: "rest",
     procedure: "leads.export",
-    summary: "Export this workspace's leads (the inbox filters apply) as CSV",
+    summary: `Export this workspace's leads (the inbox filters apply) as CSV, streamed page by page: one rate-limit unit per ${EXPORT_PAGE_LEADS.toLocaleString("en-CA")} leads read`,
+    // Every page is streamed as one file: the page cursor is tRPC's (leads.export) alone.
+    hiddenInputs: ["cursor"],
     envelope: "csv",
   }),
 ];

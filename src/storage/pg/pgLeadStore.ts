@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { leadEvents, leads } from "../../../db/schema.pg.ts";
 import { foldText } from "../../domain/text.ts";
-import { leadConditions, SEARCH_SCAN_LIMIT, type LeadFilter, type StoredLead, type StoredLeadEvent } from "../leadStore.ts";
+import { exportPageOf, leadConditions, matchesSearch, SEARCH_SCAN_LIMIT, type LeadCursor, type LeadExportPage, type LeadFilter, type StoredLead, type StoredLeadEvent } from "../leadStore.ts";
 import type { LeadStorePort } from "../ports.ts";
 import { storable, type PgDb } from "./pgDatabase.ts";
 
@@ -33,10 +33,11 @@ export class PgLeadStore implements LeadStorePort {
     return this.page(this.filtered(workspaceId, filter), page, limit);
   }
 
-  /** Up to `max` leads of the filter, newest first, for an export. */
-  async all(workspaceId: string, filter: LeadFilter, max: number): Promise<StoredLead[]> {
-    if (filter.search !== undefined) return this.byIds((await this.idsMatching(workspaceId, filter)).slice(0, max));
-    return this.newestFirst(this.filtered(workspaceId, filter)).limit(max);
+  /** The next page of an export, newest first (see LeadStore.exportPage). */
+  async exportPage(workspaceId: string, filter: LeadFilter, after: LeadCursor | undefined, limit: number): Promise<LeadExportPage> {
+    const where = and(this.filtered(workspaceId, filter), after ? sql`(${leads.createdAt}, ${leads.seq}) < (${after.createdAt}, ${after.order})` : undefined);
+    const rows = await this.pg.select({ lead: LEAD_COLUMNS, order: leads.seq }).from(leads).where(where).orderBy(...NEWEST_FIRST).limit(limit + 1);
+    return exportPageOf(rows, limit, filter.search);
   }
 
   async find(id: string, workspaceId: string): Promise<StoredLead | undefined> {
@@ -83,7 +84,7 @@ export class PgLeadStore implements LeadStorePort {
       .where(this.filtered(workspaceId, { ...filter, search: undefined }))
       .orderBy(...NEWEST_FIRST)
       .limit(SEARCH_SCAN_LIMIT);
-    return candidates.filter((c) => foldText(c.name).includes(needle) || foldText(c.email).includes(needle)).map((c) => c.id);
+    return candidates.filter((c) => matchesSearch(c, needle)).map((c) => c.id);
   }
 
   /** Full rows for these ids, in the order given. */
