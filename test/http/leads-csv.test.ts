@@ -125,6 +125,20 @@ describe("an export longer than a page", () => {
     expect(after.headers.get("ratelimit-remaining")).toBe(String(1_000 - 3 - 1));
   });
 
+  test("HEAD answers the GET's status and headers with no body, and holds no download slot", async () => {
+    // More HEADs than the key's download slots (DOWNLOADS_PER_KEY, 2): a HEAD that left its stream open would hold one forever.
+    for (let i = 0; i < 3; i++) {
+      const head = await server.request("/api/v1/leads.csv", { key: bigKey, method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-type")).toStartWith("text/csv");
+      expect(head.headers.get("content-disposition")).toStartWith("attachment;");
+      expect(await head.text()).toBe("");
+    }
+    const get = await server.request("/api/v1/leads.csv", { key: bigKey });
+    expect(get.status).toBe(200);
+    expect(ids(await get.text())).toHaveLength(LEADS);
+  });
+
   test("the console streams the same file for its session's workspace", async () => {
     const session = await signIn(server, "initech");
     const response = await consoleRequest(server, session, "/console/api/leads.csv?cursor=1.1");

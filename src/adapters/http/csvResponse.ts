@@ -24,6 +24,12 @@ export interface CsvDownload {
   cut: AbortSignal;
   onError(error: unknown): void;
   headers: Record<string, string>;
+  /**
+   * A HEAD request: the first page is read (its status and headers are the GET's) but nothing is
+   * streamed. Bun 1.3 neither sends nor cancels a streamed body for HEAD, so a stream would stay
+   * open, holding a download slot, forever.
+   */
+  headOnly?: boolean;
 }
 
 /**
@@ -49,6 +55,11 @@ export async function csvDownload(download: CsvDownload): Promise<Response> {
   if (first.nextCursor === null) {
     release();
     return csvResponse(first.filename, first.csv, download.headers);
+  }
+  if (download.headOnly) {
+    release();
+    // What the GET would say: a streamed file of unknown length (an empty body would make Bun say Content-Length: 0).
+    return csvResponse(first.filename, null, { ...download.headers, "Transfer-Encoding": "chunked" });
   }
 
   let ended!: (bytes: number) => void;
@@ -83,7 +94,7 @@ async function paid(charge: () => Awaitable<RateDecision>, cut: AbortSignal): Pr
 }
 
 /** A CSV file answer (the leads export): a download, never cached, never sniffed as HTML. */
-function csvResponse(filename: string, body: string | ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
+function csvResponse(filename: string, body: string | ReadableStream<Uint8Array> | null, headers: Record<string, string>): Response {
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8; header=present",

@@ -120,7 +120,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
         requestId: info.requestId,
         baseUrl: info.baseUrl,
       };
-      if (route.envelope === "csv") return await csvExport(ctx, route, queryInput(route, params, queryObject(url)), info, admission);
+      if (route.envelope === "csv") return await csvExport(ctx, route, queryInput(route, params, queryObject(url)), info, admission, request.method === "HEAD");
       const body = route.body ? await readJsonBody(request) : undefined;
       const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
@@ -134,8 +134,9 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
   }
 
   /** The leads export: its pages read through the procedure, each further one charged a unit (see csvDownload). */
-  function csvExport(ctx: Context, route: RestRoute, input: Record<string, string>, info: RequestInfo, admission: Extract<Admission, { ok: true }>): Promise<Response> {
+  function csvExport(ctx: Context, route: RestRoute, input: Record<string, string>, info: RequestInfo, admission: Extract<Admission, { ok: true }>, headOnly: boolean): Promise<Response> {
     return csvDownload({
+      headOnly,
       slots: services.downloads,
       bucket: admission.principal.keyId,
       readPage: (cursor) => callProcedure(ctx, route.procedure, cursor === undefined ? input : { ...input, cursor }) as Promise<CsvPage>,
