@@ -1,3 +1,5 @@
+import { SlotCounter } from "../cache/slotCounter.ts";
+
 /** Large downloads (broker://directory, a leads CSV) one key may have in progress at once, by default. */
 export const DEFAULT_DOWNLOADS_PER_KEY = 2;
 /** Keys with a download in progress at most: past it every key is refused until one ends. */
@@ -11,23 +13,16 @@ const MAX_DOWNLOADING_KEYS = 10_000;
  * MAX_DOWNLOADING_KEYS of them.
  */
 export class DownloadSlots {
-  private readonly running = new Map<string, number>();
+  private readonly slots: SlotCounter;
 
-  constructor(readonly perKey: number = DEFAULT_DOWNLOADS_PER_KEY) {}
+  constructor(readonly perKey: number = DEFAULT_DOWNLOADS_PER_KEY) {
+    this.slots = new SlotCounter(perKey, MAX_DOWNLOADING_KEYS);
+  }
 
   /** A slot for `bucket` (a key id), or undefined when it has none left; call the returned function once, when the download ends. */
   take(bucket: string): (() => void) | undefined {
-    const count = this.running.get(bucket) ?? 0;
-    if (count >= this.perKey || (count === 0 && this.running.size >= MAX_DOWNLOADING_KEYS)) return undefined;
-    this.running.set(bucket, count + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.running.get(bucket) ?? 1) - 1;
-      if (left > 0) this.running.set(bucket, left);
-      else this.running.delete(bucket);
-    };
+    const slot = this.slots.take(bucket);
+    return typeof slot === "function" ? slot : undefined;
   }
 
   /** The refusal's words, the same on every surface. */

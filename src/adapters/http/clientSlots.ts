@@ -1,3 +1,5 @@
+import { SlotCounter } from "../../cache/slotCounter.ts";
+
 /**
  * Addresses with uploads in progress that are counted at most: more at once means the server is
  * past what one instance serves, and a newcomer is told to come back (503) rather than the
@@ -17,39 +19,27 @@ export type SlotRefusal = { status: 429 | 503; message: string };
  * the block one subscriber gets; an IPv4-mapped IPv6 address as the IPv4 address it is.
  */
 export class ClientSlots {
-  private readonly counts = new Map<string, number>();
+  private readonly slots: SlotCounter;
 
-  constructor(
-    private readonly maxPerClient: number,
-    private readonly maxClients = MAX_COUNTED_CLIENTS,
-  ) {}
+  constructor(maxPerClient: number, maxClients = MAX_COUNTED_CLIENTS) {
+    this.slots = new SlotCounter(maxPerClient, maxClients);
+  }
 
   /** Takes a slot for the address: the function that gives it back (call it once), or why not. */
   take(address: string | undefined): (() => void) | SlotRefusal {
     // No address: the socket is already gone, and nothing is held for it.
     if (address === undefined) return noop;
-    const client = clientOf(address);
-    const count = this.counts.get(client) ?? 0;
-    if (count >= this.maxPerClient) {
-      return { status: 429, message: `Too many uploads in progress from your address (${this.maxPerClient} requests with a body at most at once); retry once some have finished.` };
+    const slot = this.slots.take(clientOf(address));
+    if (slot === "bucket-full") {
+      return { status: 429, message: `Too many uploads in progress from your address (${this.slots.perBucket} requests with a body at most at once); retry once some have finished.` };
     }
-    if (count === 0 && this.counts.size >= this.maxClients) {
-      return { status: 503, message: "The server is answering too many clients at once; retry shortly." };
-    }
-    this.counts.set(client, count + 1);
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      const left = (this.counts.get(client) ?? 1) - 1;
-      if (left > 0) this.counts.set(client, left);
-      else this.counts.delete(client);
-    };
+    if (slot === "too-many-buckets") return { status: 503, message: "The server is answering too many clients at once; retry shortly." };
+    return slot;
   }
 
   /** Addresses with an upload in progress now. */
   get clients(): number {
-    return this.counts.size;
+    return this.slots.buckets;
   }
 }
 
