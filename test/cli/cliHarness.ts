@@ -37,6 +37,19 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   }
 }
 
+/**
+ * A key made by the real CLI (`keys create --json`), as an operator makes one: its id and secret.
+ * `env` names the database (DATABASE_PATH, or DATABASE_URL for a cluster's PostgreSQL).
+ */
+export async function createKeyWithCli(
+  env: Record<string, string>,
+  { workspace, name = "default", rateLimit }: { workspace: string; name?: string; rateLimit: number },
+): Promise<{ id: string; key: string }> {
+  const created = await runCli(["keys", "create", "--workspace", workspace, "--name", name, "--rate-limit", String(rateLimit), "--json"], env);
+  if (created.code !== 0) throw new Error(`keys create failed (${created.code}): ${created.stderr}`);
+  return JSON.parse(created.stdout) as { id: string; key: string };
+}
+
 /** Folders made by tempDir(): a database named inside one is the test's own (see onPostgresToo). */
 const testFolders = new Set<string>();
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
-import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import { createKeyWithCli, runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
 import { readdirSync } from "node:fs";
 import { freePort } from "../support/freePort.ts";
 import { eventually } from "../support/eventually.ts";
@@ -39,11 +39,7 @@ async function serve(n: number, port = 0): Promise<ServedProcess> {
   return startServe(["--port", String(port), "--host", "127.0.0.1", "--no-demo", "--drain", "3"], { env: env(`instance-${n}`) });
 }
 
-async function createKey(name: string, limit = 1_000_000): Promise<{ id: string; key: string }> {
-  const created = await runCli(["keys", "create", "--workspace", "cluster", "--name", name, "--rate-limit", String(limit), "--json"], env("cli"));
-  expect(created.code).toBe(0);
-  return JSON.parse(created.stdout) as { id: string; key: string };
-}
+const createKey = (name: string, limit = 1_000_000) => createKeyWithCli(env("cli"), { workspace: "cluster", name, rateLimit: limit });
 
 /**
  * For each instance, how long after `since` (ms) `seen` first held when asked every 50 ms;

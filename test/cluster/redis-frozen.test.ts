@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import { createKeyWithCli, runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
 import { startRedis, type RunningRedis } from "../support/redisServer.ts";
 
@@ -18,11 +18,7 @@ const ADDED_MS = 50;
 let redis: RunningRedis;
 let instances: ServedProcess[] = [];
 
-async function keyWithLimit(limit: number, name: string): Promise<string> {
-  const created = await runCli(["keys", "create", "--workspace", "frozen", "--name", name, "--rate-limit", String(limit), "--json"], { DATABASE_PATH: DB });
-  expect(created.code).toBe(0);
-  return (JSON.parse(created.stdout) as { key: string }).key;
-}
+const keyWithLimit = async (limit: number, name: string) => (await createKeyWithCli({ DATABASE_PATH: DB }, { workspace: "frozen", name, rateLimit: limit })).key;
 
 beforeAll(async () => {
   redis = await startRedis();

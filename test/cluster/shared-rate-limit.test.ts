@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import { createKeyWithCli, runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
 import { startRedis, type RunningRedis } from "../support/redisServer.ts";
 
 /**
@@ -11,11 +11,7 @@ const DB = tmp.path("cluster.db");
 let redis: RunningRedis;
 let instances: ServedProcess[] = [];
 
-async function keyWithLimit(limit: number, name: string): Promise<string> {
-  const created = await runCli(["keys", "create", "--workspace", "cluster", "--name", name, "--rate-limit", String(limit), "--json"], { DATABASE_PATH: DB });
-  expect(created.code).toBe(0);
-  return (JSON.parse(created.stdout) as { key: string }).key;
-}
+const keyWithLimit = async (limit: number, name: string) => (await createKeyWithCli({ DATABASE_PATH: DB }, { workspace: "cluster", name, rateLimit: limit })).key;
 
 function serve(): Promise<ServedProcess> {
   return startServe(["--port", "0", "--host", "127.0.0.1", "--no-demo"], { env: { DATABASE_PATH: DB, REDIS_URL: redis.url } });

@@ -4,6 +4,7 @@ import { createLogger } from "../../src/log.ts";
 import { createPgStores, type PgStores, type RunningPgStores } from "../../src/storage/pg/pgStores.ts";
 import { QUOTE_PURGE_GRACE_MS } from "../../src/storage/quotePurge.ts";
 import type { StoredLead } from "../../src/storage/leadStore.ts";
+import { storedLead } from "../support/storedLead.ts";
 import type { StoredQuote } from "../../src/storage/quoteStore.ts";
 import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 
@@ -23,23 +24,7 @@ afterAll(async () => {
 
 const workspace = async (name: string) => (await stores.keys.ensureWorkspace(name, 1)).id;
 
-function lead(workspaceId: string, n: number, extra: Partial<StoredLead> = {}): StoredLead {
-  return {
-    id: `ld_${workspaceId}_${n}`,
-    workspaceId,
-    name: `Person ${n}`,
-    email: `p${n}@example.com`,
-    phone: "+14165550100",
-    insuranceType: "auto",
-    notes: null,
-    brokerSlug: null,
-    quoteId: null,
-    source: "rest",
-    status: "new",
-    createdAt: 1_000,
-    ...extra,
-  };
-}
+const lead = storedLead;
 
 function quote(workspaceId: string, id: string, expiresAt: number): StoredQuote {
   return {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createLogger } from "../../src/log.ts";
 import { openPostgres, type PgDb } from "../../src/storage/pg/pgDatabase.ts";
 import { createPgStores, type PgStores, type RunningPgStores } from "../../src/storage/pg/pgStores.ts";
-import type { StoredLead } from "../../src/storage/leadStore.ts";
+import { storedLead } from "../support/storedLead.ts";
 import { storageFaultOf } from "../../src/storage/storageFault.ts";
 import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 
@@ -36,20 +36,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-const lead = (n: number): StoredLead => ({
-  id: `ld_deadline_${n}`,
-  workspaceId: ws,
-  name: `Person ${n}`,
-  email: `p${n}@example.com`,
-  phone: "+14165550100",
-  insuranceType: "auto",
-  notes: null,
-  brokerSlug: null,
-  quoteId: null,
-  source: "rest",
-  status: "new",
-  createdAt: 1_000,
-});
+const lead = (n: number) => storedLead(ws, n);
 
 /** The failure of `work` (undefined if it succeeded) and how long it took. */
 async function outcome(work: unknown): Promise<{ error: unknown; ms: number }> {
