@@ -1,6 +1,6 @@
-import { connectionSendQueue } from "./unsentBytes.ts";
+import { sendQueues } from "./sendQueueWatch.ts";
 
-/** The connection a response goes out on, as the kernel names it (see connectionSendQueue). */
+/** The connection a response goes out on, as the kernel names it (see connectionQueueIn). */
 export interface ResponseSocket {
   serverPort: number;
   clientPort: number;
@@ -21,8 +21,11 @@ export const PACED_BYTES = 1024 * 1024;
  * buffer holds tens of KB), so a stalled client is never mistaken for a drained one.
  */
 const DRAINED_BELOW_BYTES = 4 * 1024;
-/** Polls of the send queue back off from 1 ms to this. */
-const MAX_POLL_MS = 25;
+/**
+ * Polls of the send queue back off from 1 ms to this: a client reading along is seen within a
+ * few ms (its queue drains between two polls); one that has stopped costs a poll this often.
+ */
+const MAX_POLL_MS = 100;
 // A client that stops reading is left to Bun's idle timeout (IDLE_TIMEOUT_SECONDS in
 // server.ts): it closes a connection whose output has not moved for that long, without the
 // body's end, and the producer, polling, sees the connection gone and stops.
@@ -106,19 +109,28 @@ function cutAtStop(end: (complete: boolean) => void): Promise<never> {
 
 /**
  * Waits until the connection's send queue has drained, or "gone" once it closed (or the stream
- * ended). Each poll comes a timer later, never at once: the file is read on another thread,
+ * ended). Each poll comes a timer later, never at once: the tables are read on another thread,
  * which could otherwise see the queue before Bun has sent what was just written (and take an
- * empty queue for a drained one); and "drained" needs two low readings in a row for the same reason.
+ * empty queue for a drained one); and "drained" needs two low readings in a row for the same
+ * reason. "Closed" needs two readings in a row too: the kernel writes the tables in pieces as
+ * they are read, and a socket table changing meanwhile can leave a line out of one reading;
+ * taken for a closed connection, it would end the body early, looking whole. A client that
+ * has stopped reading is polled less and less often (MAX_POLL_MS).
  */
 async function waitForClient(socket: ResponseSocket | undefined, ended: () => boolean): Promise<"ready" | "gone"> {
   if (!socket) return "ready";
   let low = 0;
+  let closed = 0;
   for (let pollMs = 1; ; pollMs = Math.min(MAX_POLL_MS, pollMs * 2)) {
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+    const queue = await sendQueues.next(socket.serverPort, socket.clientPort, pollMs);
     if (ended()) return "gone";
-    const queue = await connectionSendQueue(socket.serverPort, socket.clientPort);
-    if (queue === "closed") return "gone";
     if (queue === undefined) return "ready";
+    closed = queue === "closed" ? closed + 1 : 0;
+    if (closed === 2) return "gone";
+    if (queue === "closed") {
+      pollMs = 0.5;
+      continue;
+    }
     low = queue < DRAINED_BELOW_BYTES ? low + 1 : 0;
     if (low === 2) return "ready";
     // A client keeping up: look again soon rather than after the longest wait.

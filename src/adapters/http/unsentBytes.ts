@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 
 /** Connection states in /proc/net/tcp that are still ours to finish: ESTABLISHED, CLOSE_WAIT. */
 const OPEN_STATES = new Set(["01", "08"]);
@@ -33,27 +32,17 @@ export function unsentBytes(port: number): number | undefined {
 
 /**
  * The kernel's send queue (unsent or unacknowledged bytes) of one connection, from our
- * `serverPort` to the client's `clientPort`: a number, "closed" once the connection is gone
- * (or closing), or undefined where the kernel does not say (no /proc, as on macOS).
- *
- * Read off the event loop (the file is made by the kernel on read, one line per socket) and
- * found by searching for the ports rather than parsing every line, so a poll costs little
- * with thousands of connections open. Two clients on other hosts may share a port number: then
+ * `serverPort` to the client's `clientPort`, in the text of /proc/net/tcp and tcp6: a number,
+ * or "closed" once the connection is gone (or closing). Read by SendQueueWatch, once for all
+ * streams. Found by searching for the ports rather than parsing every line, so it costs little
+ * with thousands of sockets listed. Two clients on other hosts may share a port number: then
  * the larger queue counts, which only makes a stream wait longer, never buffer more.
  */
-export async function connectionSendQueue(serverPort: number, clientPort: number): Promise<number | "closed" | undefined> {
+export function connectionQueueIn(tables: readonly string[], serverPort: number, clientPort: number): number | "closed" {
   const local = `:${hex4(serverPort)} `;
   const remote = `:${hex4(clientPort)} `;
-  let readable = false;
   let queue: number | undefined;
-  for (const file of TCP_TABLES) {
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch {
-      continue;
-    }
-    readable = true;
+  for (const text of tables) {
     // A line: "  sl: LOCAL_ADDR:PORT REMOTE_ADDR:PORT ST TX_QUEUE:RX_QUEUE …".
     for (let at = text.indexOf(remote); at >= 0; at = text.indexOf(remote, at + 1)) {
       const fieldStart = text.lastIndexOf(" ", at) + 1;
@@ -65,7 +54,6 @@ export async function connectionSendQueue(serverPort: number, clientPort: number
       if (Number.isFinite(tx)) queue = Math.max(queue ?? 0, tx);
     }
   }
-  if (!readable) return undefined;
   return queue ?? "closed";
 }
 
