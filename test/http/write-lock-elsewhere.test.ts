@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { postMcp } from "../mcp/mcpSupport.ts";
 import { eventually } from "../support/eventually.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { sqliteOnly } from "../support/testDatabase.ts";
@@ -97,6 +98,13 @@ sqliteOnly(
       expect(Number(refused.response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(JSON.parse(refused.body).error).toContain("busy");
       expect(refused.body).not.toMatch(/SQLITE|locked|at \//);
+
+      // The same refusal over MCP: -31503 asking for the busy wait, and Retry-After saying the same.
+      const mcp = await postMcp(server, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "create_lead", arguments: { ...lead(9), email: "mcp-busy@example.ca" } } }, { key });
+      statuses.push(mcp.status);
+      expect(mcp.status, mcp.text).toBe(503);
+      expect(mcp.json.error).toMatchObject({ code: -31503, data: { retryAfterSeconds: 5 } });
+      expect(mcp.headers.get("retry-after")).toBe("5");
 
       // Reads (one by a key due for its lastUsedAt write) and /healthz answer while the lock is held.
       const read = await timed(() => server.request("/api/v1/brokers?limit=1", { key: idleKey }));

@@ -94,7 +94,8 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     };
     // The RateLimit headers say what is left after every message and read was charged.
     let rendered = false;
-    const send = (status: number, serialized: string) => {
+    // `retryAfterSeconds`: what the failure itself asks for (a busy lock 5 s, a storage fault 30 s).
+    const send = (status: number, serialized: string, retryAfterSeconds?: number) => {
       rendered = true;
       // The common answer (nothing streamed, no CORS, every charge allowed, not a 503 or 429) takes
       // one ready header set: the same headers, without three object spreads and a promise.
@@ -114,7 +115,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       return rpcResponse(status, body, {
         ...headers,
         ...rateLimitHeaders(context.rate),
-        ...(status === 503 ? { "Retry-After": String(STORAGE_RETRY_AFTER_SECONDS) } : {}),
+        ...(status === 503 ? { "Retry-After": String(retryAfterSeconds ?? STORAGE_RETRY_AFTER_SECONDS) } : {}),
         // A 429 the rate limit allowed: the key's downloads were all in progress.
         ...(status === 429 && context.rate?.allowed ? { "Retry-After": String(DOWNLOAD_RETRY_AFTER_SECONDS) } : {}),
       });
@@ -134,7 +135,7 @@ async function answerMessages(
   value: unknown,
   request: Request,
   context: McpCallContext,
-  send: (status: number, serialized: string) => Response,
+  send: (status: number, serialized: string, retryAfterSeconds?: number) => Response,
   headers: HeaderMap,
 ): Promise<Response> {
   if (Array.isArray(value)) return answerBatch(value, request.headers, context, send, headers);
@@ -157,7 +158,8 @@ async function answerMessages(
     return send(error.httpStatus, errorEnvelope(message.id, error.toErrorObject()));
   }
   const answer = await answerRequest(message.method, message.params, context);
-  return send("result" in answer ? 200 : answer.httpStatus, envelope(message.id, answer));
+  if ("result" in answer) return send(200, envelope(message.id, answer));
+  return send(answer.httpStatus, envelope(message.id, answer), retryAfterOf(answer.error.data));
 }
 
 /**
@@ -238,4 +240,10 @@ function refusal(admission: Extract<Admission, { ok: false }>, cors: HeaderMap):
     });
   }
   return transportError(failure.status, failure.message, { ...headers, ...retryAfterHeaders(failure) });
+}
+
+/** The wait a JSON-RPC error's data asks for (`data.retryAfterSeconds`), if any. */
+function retryAfterOf(data: unknown): number | undefined {
+  if (typeof data !== "object" || data === null || !("retryAfterSeconds" in data)) return undefined;
+  return typeof data.retryAfterSeconds === "number" ? data.retryAfterSeconds : undefined;
 }
