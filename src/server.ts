@@ -15,6 +15,7 @@ import { widgetAssetHandler } from "./adapters/static/widgetAsset.ts";
 import { DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
 import { readOnlyRefusal } from "./adapters/http/methodRefusal.ts";
 import { rawSegmentRoutes } from "./adapters/http/rawTarget.ts";
+import { closeSoonIfAsked } from "./adapters/http/connectionClose.ts";
 import { parseRequestTarget } from "./adapters/http/requestTarget.ts";
 import type { TargetUrl } from "./adapters/http/splitUrl.ts";
 import { createOpenApiSource } from "./adapters/openapi/openApiEndpoint.ts";
@@ -294,7 +295,10 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (reply instanceof Response) return finish(request, reply, info, started, end);
     return reply.then(
-      (response) => finish(request, response, info, started, end),
+      (response) => {
+        closeSoonIfAsked(request, server, info.streaming !== undefined);
+        return finish(request, response, info, started, end);
+      },
       (error: unknown) => finish(request, failed(error, info), info, started, end),
     );
   }

@@ -8,27 +8,47 @@ export interface RawResponse {
 
 /**
  * One HTTP/1.1 request written byte for byte on a fresh connection (fetch would refuse or
- * rewrite a bad Host, an absurd target or a lying Content-Length). Reads until the server closes.
+ * rewrite a bad Host, an absurd target or a lying Content-Length). Reads until the server
+ * closes, or until the answer's Content-Length is in (the server may keep the socket a few
+ * seconds more: see connectionClose.ts).
  */
 export function rawRequest(url: string, head: string, body = ""): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\nConnection: close\r\n\r\n${body}`));
     const chunks: Buffer[] = [];
-    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const [headText = "", ...rest] = text.split("\r\n\r\n");
-      const [statusLine = "", ...headerLines] = headText.split("\r\n");
-      const headers: Record<string, string> = {};
-      for (const line of headerLines) {
-        const colon = line.indexOf(":");
-        if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      resolve({ status: Number(statusLine.split(" ")[1] ?? 0), headers, body: rest.join("\r\n\r\n") });
+    let settled = false;
+    const answer = () => {
+      const response = parseRawResponse(Buffer.concat(chunks).toString("utf8"));
+      const length = response.headers["content-length"];
+      return { response, whole: length !== undefined && Buffer.byteLength(response.body) >= Number(length) };
+    };
+    const settle = (response: RawResponse) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      resolve(response);
+    };
+    socket.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      const { response, whole } = answer();
+      if (whole) settle(response);
     });
+    socket.on("error", reject);
+    socket.on("close", () => settle(answer().response));
   });
+}
+
+/** Status, headers (lower-case names) and body of a raw HTTP/1.1 answer. */
+export function parseRawResponse(text: string): RawResponse {
+  const [headText = "", ...rest] = text.split("\r\n\r\n");
+  const [statusLine = "", ...headerLines] = headText.split("\r\n");
+  const headers: Record<string, string> = {};
+  for (const line of headerLines) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine.split(" ")[1] ?? 0), headers, body: rest.join("\r\n\r\n") };
 }
 
 /**
