@@ -60,7 +60,7 @@ const IDLE_TIMEOUT_SECONDS = 120;
 /**
  * Bodies are 64 KiB at most (see readJsonText), refused by our readers with a JSON 413 (CORS on
  * embed paths). Bun's own limit is a backstop far above ours, so that a declared length up to it
- * still reaches those readers; past it Bun answers an empty 413 and closes (see README).
+ * still reaches those readers; past it Bun answers an empty 413 and closes (see the manual, security page).
  */
 const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
 /** The manual (src/adapters/docs/manual/*.md): its index here, each page at MANUAL_PATH/<name>. */
