@@ -229,7 +229,7 @@ export const SETTINGS = {
     env: "MAX_UPLOADS_PER_CLIENT",
     placeholder: "N",
     schema: wholeNumber("MAX_UPLOADS_PER_CLIENT / --max-uploads-per-client", 1, 1_000_000, 256),
-    help: "Requests with a body one client address (an IPv6 /64) may have in progress at once; more get 429 (default 256; behind a proxy all clients share its address: see README)",
+    help: "Requests with a body one client address (an IPv6 /64) may have in progress at once; more get 429 (default 256; behind a proxy all clients share its address: see /docs/manual/security)",
   },
   downloadsPerKey: {
     flag: "downloads-per-key",

@@ -12,7 +12,10 @@ import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
 import { demoPageHandler } from "./adapters/static/demoPage.ts";
 import { widgetCode } from "./adapters/static/embeddedAssets.ts";
 import { widgetAssetHandler } from "./adapters/static/widgetAsset.ts";
-import { DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsPage.ts";
+import { DOCS_CONTENT_SECURITY_POLICY } from "./adapters/docs/docsStyle.ts";
+import { createManualHtml } from "./adapters/docs/manualHtml.ts";
+import { capabilityMarkdown } from "./adapters/capabilities.ts";
+import { MANUAL_PAGES } from "./adapters/docs/manualPages.ts";
 import { readOnlyRefusal } from "./adapters/http/methodRefusal.ts";
 import { rawSegmentRoutes } from "./adapters/http/rawTarget.ts";
 import { closeSoonIfAsked } from "./adapters/http/connectionClose.ts";
@@ -57,15 +60,17 @@ const IDLE_TIMEOUT_SECONDS = 120;
 /**
  * Bodies are 64 KiB at most (see readJsonText), refused by our readers with a JSON 413 (CORS on
  * embed paths). Bun's own limit is a backstop far above ours, so that a declared length up to it
- * still reaches those readers; past it Bun answers an empty 413 and closes (see README).
+ * still reaches those readers; past it Bun answers an empty 413 and closes (see the manual, security page).
  */
 const MAX_REQUEST_BODY_BYTES = 8 * 1024 * 1024;
+/** The manual (src/adapters/docs/manual/*.md): its index here, each page at MANUAL_PATH/<name>. */
+const MANUAL_PATH = "/docs/manual";
 /**
  * The front door's own pages, probes and documents, each read with GET or HEAD only: any other
  * method is refused once for all of them (405, Allow: GET, HEAD), before the page is looked at.
  * Path → the route label the log and /metrics use.
  */
-const READ_ONLY_PATHS = new Map([
+const READ_ONLY_PATHS = new Map<string, string>([
   ["/api/v1/openapi.json", "/api/v1/openapi.json"],
   ["/widget.js", "/widget.js"],
   ["/demo", "/demo"],
@@ -74,6 +79,9 @@ const READ_ONLY_PATHS = new Map([
   ["/metrics", "/metrics"],
   ["/docs", "/docs"],
   ["/docs/", "/docs"],
+  [MANUAL_PATH, MANUAL_PATH],
+  [`${MANUAL_PATH}/`, MANUAL_PATH],
+  ...MANUAL_PAGES.map((page): [string, string] => [`${MANUAL_PATH}/${page.name}`, `${MANUAL_PATH}/:page`]),
 ]);
 /** /healthz's body: the same every time, encoded once. */
 const HEALTHY = utf8Body(JSON.stringify({ status: "ok" }));
@@ -103,6 +111,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
     inFlight: () => options.inFlight?.requestsInFlight ?? 0,
   });
   const contract = createOpenApiSource(restRoutes);
+  const manual = createManualHtml({ capabilityTable: capabilityMarkdown });
   const bodies = new BodyArrival(options.bodyTimeoutSeconds ?? 10, IDLE_TIMEOUT_SECONDS);
   const slots = new ClientSlots(options.maxUploadsPerClient ?? 256);
 
@@ -174,14 +183,16 @@ export function startServer(services: Services, options: ServerOptions): Server<
     }
     if (path === "/docs" || path === "/docs/") {
       info.route = "/docs";
-      return new Response(contract.docsHtml(info.baseUrl), {
-        headers: {
-          "Content-Type": "text/html; charset=utf-8",
-          "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
-          "X-Content-Type-Options": "nosniff",
-          "Cache-Control": "no-cache",
-        },
-      });
+      return docsPage(contract.docsHtml(info.baseUrl));
+    }
+    if (path === MANUAL_PATH || path.startsWith(`${MANUAL_PATH}/`)) {
+      // A fixed set of pages, looked up by name: an unknown one falls through to the 404 below.
+      const name = path.slice(MANUAL_PATH.length + 1);
+      const html = name === "" ? manual.index() : manual.page(name);
+      if (html !== undefined) {
+        info.route = name === "" ? MANUAL_PATH : `${MANUAL_PATH}/:page`;
+        return docsPage(html);
+      }
     }
     return errorResponse(404, `No such path: ${path.slice(0, 200)}. The API lives under /api/v1.`);
   }
@@ -310,4 +321,16 @@ function stackFrames(error: Error): string {
     .split("\n")
     .filter((line) => line.trimStart().startsWith("at "))
     .join("\n");
+}
+
+/** A page under /docs: self-contained HTML under the strict policy its one hashed style sheet allows. */
+function docsPage(html: string): Response {
+  return new Response(html, {
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": DOCS_CONTENT_SECURITY_POLICY,
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "no-cache",
+    },
+  });
 }

@@ -2,7 +2,7 @@
  * `bun scripts/bench/profile.ts --scenario detail --brokers 100000 [--seconds 8] [--seed-cache DIR]`:
  * one bench scenario against `bun --cpu-prof src/main.ts serve`, then the functions that took
  * the most self time in the server's CPU profile. For finding where a scenario's time goes
- * before optimising it (the README's "profile before you optimise"); not part of `bun run bench`.
+ * before optimising it (the manual's performance page, "Profiling a scenario"); not part of `bun run bench`.
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

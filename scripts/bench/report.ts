@@ -75,7 +75,7 @@ export function machineInfo(): BenchRecord["machine"] {
 const fmt = (n: number) => n.toLocaleString("en-CA");
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`;
 
-/** The table as Markdown (printed, and pasted into the README). */
+/** The table as Markdown (printed, and pasted into the manual's performance page). */
 export function markdownTable(record: BenchRecord): string {
   const header =
     `| scenario | req/s | p50 ms | p99 ms | server p50 ms | server p99 ms | vs ceiling | vs /healthz | server cores |\n` +

@@ -22,8 +22,8 @@ export const MAX_KEY_NAME_LENGTH = 100;
 
 /**
  * What a workspace may give itself through the API and the console (the operator's CLI is
- * bound only by the maximum of keys): see the README's "API keys, workspaces, scopes and rate
- * limits". Set by MAX_KEYS_PER_WORKSPACE and KEY_RATE_LIMIT_CEILING.
+ * bound only by the maximum of keys): see the manual's API page (src/adapters/docs/manual/api.md),
+ * "API keys, workspaces, scopes and rate limits". Set by MAX_KEYS_PER_WORKSPACE and KEY_RATE_LIMIT_CEILING.
  */
 export interface KeyLimits {
   /** Live keys (neither revoked nor expired; a rolled key in its grace counts) a workspace may hold. */

@@ -12,13 +12,13 @@ export const DEMO_WORKSPACE = "demo";
 
 export interface DemoSetup {
   loadedBrokers: number;
-  /** The new all-scope key, shown once, when the database had no keys. */
+  /** The new key with the five API scopes (keys:manage is never implicit), shown once, when the database had no keys. */
   key?: string;
 }
 
 /**
  * On an empty database: loads the demo directory, and when there are no keys yet, creates
- * the demo workspace with an all-scope key. Returns what it did so the caller can print it.
+ * the demo workspace with a key holding the five API scopes. Returns what it did so the caller can print it.
  * Over SQLite (every step synchronous); with PostgreSQL the directory comes from the seed and
  * the key from ensureDemoKey, awaited.
  */
@@ -31,7 +31,7 @@ export async function ensureDemoData(services: Services): Promise<DemoSetup> {
   return setup;
 }
 
-/** When there are no keys at all: the demo workspace's all-scope key (shown once), else undefined. */
+/** When there are no keys at all: the demo workspace's key with the default API scopes (shown once), else undefined. */
 export function ensureDemoKey(services: Services): Awaitable<string | undefined> {
   const create = (existing: number) => {
     if (existing > 0) return undefined;

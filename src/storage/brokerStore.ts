@@ -91,7 +91,7 @@ export class BrokerStore {
    * own, in front of this one, so it mostly held second copies of them as objects. Counted over
    * the bench at 100,000 brokers it answered 0.1 % of detail misses, 1 % of review pages and 11 %
    * of uncached searches (REST's own cache answered 27 % of those); at 8 MiB its scattered
-   * objects kept the heap about 20 MB larger after the bench (README, "Where the memory goes").
+   * objects kept the heap about 20 MB larger after the bench (the manual's performance page, "Where the memory goes").
    */
   private readonly cache = new VersionedCache<unknown>("directory-reads", { maxEntries: 1_000, maxBytes: 2 * 1024 * 1024, secondRequest: true });
   private readonly reviewPages;

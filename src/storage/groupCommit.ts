@@ -24,7 +24,7 @@ const byConnection = new WeakMap<Database, GroupCommit>();
 /**
  * Group commit: the writes handed over during one turn of the event loop are applied in one
  * transaction, committed once, and each caller's promise settles only after that commit, so a
- * write is never acknowledged before it is in the log (the durability promise of README's
+ * write is never acknowledged before it is in the log (the durability promise of the manual's operations page,
  * Durability section is unchanged, whatever `synchronous` says). A commit costs the same for
  * one quote as for thirty (the log pages, a checkpoint now and then): under load it is paid
  * once per batch instead of once per request.

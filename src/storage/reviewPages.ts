@@ -37,7 +37,10 @@ type PageParams = number[];
  * LIMIT and OFFSET are bound as `?2 + 0` and `?3 + 0`, not bare parameters. SQLite (3.53, in Bun) reads
  * a bare LIMIT parameter's value when it plans, so it re-prepares the statement each time the
  * value is bound again, which is on every call. That cost 6–7 µs of a 13 µs page read.
- * An expression is not read at plan time, so the prepared plan is kept (bench/README).
+ * An expression is not read at plan time, so the prepared plan is kept (measured in process:
+ * 20.4 µs a page with `LIMIT ?2 OFFSET ?3`, 13.1 µs with the numbers written in, 13.0 µs so).
+ * The lead list and the directory export still go through drizzle's `.limit(placeholder)` and
+ * pay the re-prepare: console and export routes, a few calls a minute, left as they are.
  */
 export class ReviewPages {
   private readonly statements = new Map<string, Statement<ReviewRow, PageParams>>();

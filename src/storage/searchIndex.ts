@@ -78,6 +78,54 @@ const COLLECT_AFTER_LARGE_LOADS: CollectAfterLoad = { minBrokers: 10_000, collec
  * once with one indexed query and kept. A search intersects those sorted arrays; the total is
  * the intersection's length and a page is a slice of it, so counting 40,000 Ontario brokers
  * costs the same as showing twenty. SQL COUNT over EXISTS was 100–500 ms at 100,000 brokers.
+ *
+ * How the discovery parameters (near, sort, language, rating, facets) stay fast on it:
+ * - Filters: a search intersects sorted rank sets, testing membership in a one-byte-per-broker
+ *   map for large reused sets (a province, a language) and galloping through the others.
+ *   `minRating` is a test on each match against the per-version array of averages (no set per
+ *   threshold).
+ * - Near: sets are measured from a grid-ordered copy of every office's position as a unit
+ *   vector (officeGrid.ts): the tenth-of-a-degree cells a search's circle overlaps form one
+ *   contiguous run per row, and only those offices are measured (a near set is computed per
+ *   search, not kept: points and radii rarely repeat). Each office is measured by its squared
+ *   chord to the centre (three differences and three products, no trigonometry); the chord
+ *   grows with the great-circle distance, so each broker keeps its smallest, and only the
+ *   page's brokers become kilometres (the haversine's value to a micrometre). An office within
+ *   a rounding error of the radius is tested in kilometres, so the set is exactly the brokers
+ *   with an office in range. Distance ties at the same millimetre of chord go alphabetical. The
+ *   set is written into scratch arrays the index owns, so a search allocates nothing per office.
+ * - Facets: counted by combination. 100,000 brokers share a few hundred distinct lists of
+ *   lines, a few dozen of languages and a few thousand of office places, so each match adds one
+ *   to its combination and the combinations' counts are then spread over their values (one
+ *   increment per match and facet instead of one per value and office). With facets on province
+ *   and city and neither filter in the search, both come from one count; facet values are
+ *   ordered by one numeric key each. A facet's count is one pass over the combinations of the
+ *   brokers matching the other filters (the search's own matches when the facet's filter is not
+ *   in the search).
+ * - Orders: distance and relevance pack (measure, rank) into one float; rating and reviews use
+ *   each match's position in a per-version order. Only the first `page × limit` keys are picked
+ *   (a bounded heap) and sorted, never all 40,000 matches.
+ * - Pages: list items come from memory too (the attributes hold each broker's name, slug,
+ *   description and primary place), so no request scans rows in SQL, and only a free-text query
+ *   (FTS5, without bm25 unless sort=relevance) touches SQLite.
+ *
+ * When the directory changes: the triggers of migration 0009 write each change, broker by
+ * broker, to the `directory_changes` journal (from any process: the CLI, a second server). On
+ * the next search after the directory version moves, the index reads the journal since the last
+ * change it applied. A review only moves a broker's average and count: those brokers' ratings
+ * are read (one query) and updated in place, and the rating and reviews orders re-place them (a
+ * merge, not a sort): 10–60 ms at 100,000 brokers on the shared 2-core machine, where the
+ * rebuild it replaces took 1.3–1.8 s (3–6 s while other benchmarks ran). Anything else (a broker
+ * edited, published or unpublished, an office or line changed, more than 2,000 changes at once,
+ * or a journal pruned past the index: it keeps the latest 10,000) rebuilds the per-version
+ * arrays from two sequential table scans: 0.6–1 s of CPU at 100,000 brokers (about 2 s while
+ * other benchmarks run), 15 ms at 1,000. Making those incremental too (a broker's lists and
+ * offices patched in place) is the next step if broker edits become frequent. "Correct" means
+ * the first answer after a write is exactly what an index built from scratch on the written
+ * database answers (test/http/search-freshness.test.ts: reviews written, unpublished and
+ * deleted, broker edits, renames, unpublishing, a burst past the delta limit). The arrays are
+ * built before the server listens (issue 25 item 17); a search arriving before they are loaded
+ * is answered from the alphabetical index with its page read by id.
  */
 export class SearchIndex {
   private version = -1;

@@ -189,6 +189,19 @@ describe("the compiled executable, copied alone", () => {
     expect(code).not.toBe(widgetSource);
   });
 
+  test("the manual is embedded: every page is served by the executable alone, from its own Markdown", async () => {
+    // The executable runs in an empty directory with no source tree: these come from its bundle.
+    for (const page of ["api", "mcp", "widget", "console", "operations", "scaling-out", "security", "performance", "changelog"]) {
+      const response = await fetch(`${server.url}/docs/manual/${page}`);
+      expect({ page, status: response.status }).toEqual({ page, status: 200 });
+      const markdown = readFileSync(join(REPO, `src/adapters/docs/manual/${page}.md`), "utf8");
+      const title = markdown.split("\n").find((line) => line.startsWith("# "))!.slice(2).replaceAll("`", "");
+      expect(await response.text()).toContain(`<title>${title}</title>`);
+    }
+    const api = await (await fetch(`${server.url}/docs/manual/api`)).text();
+    expect(api).toContain("<code>brokers.search</code>"); // the capability table, filled in by the server
+  });
+
   test("GET /demo serves the demo page that loads the widget", async () => {
     const response = await fetch(`${server.url}/demo?key=${encodeURIComponent(server.demoKey)}`);
     expect(response.status).toBe(200);

@@ -35,7 +35,7 @@ function hostile(i: number): { path: string; host?: string } {
 /**
  * 20,000 distinct URLs and queries, each sent twice (ignored parameters, unique q, empty result sets, rotated
  * Host) through REST, embed, tRPC and /docs: every cache stays within its caps. Counts the
- * caches, not RSS (which the allocator keeps and the machine shares); the README shows RSS.
+ * caches, not RSS (which the allocator keeps and the machine shares); the manual's security page shows RSS.
  */
 test("every cache stays within its caps under 20,000 distinct URLs", async () => {
   const statuses = new Map<number, number>();

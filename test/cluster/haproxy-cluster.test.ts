@@ -10,7 +10,7 @@ import { startRedis, type RunningRedis } from "../support/redisServer.ts";
 
 /**
  * Scale-out as an operator runs it: three `serve` processes over one PostgreSQL and one Redis,
- * behind a real HAProxy (test/support/haproxy.ts, the README's configuration) that checks
+ * behind a real HAProxy (test/support/haproxy.ts, the manual's configuration, scaling-out page) that checks
  * /readyz. Rate limits are exact across instances, a revocation reaches every instance within
  * a second, a kill -9 loses no acknowledged lead and the restart reuses the replica it left, a
  * rolling restart fails no request, and PostgreSQL stopped leaves reads flowing.

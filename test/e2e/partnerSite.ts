@@ -1,7 +1,7 @@
 /**
  * A partner's web site for the browser tests: a second Bun.serve on its own port, hence a
  * different origin from the directory, serving pages that embed the widget exactly as the
- * README tells partners to (one async script tag, a #broker-widget container).
+ * README and the manual's widget page tell partners to (one async script tag, a #broker-widget container).
  */
 import type { Server } from "bun";
 

@@ -53,7 +53,7 @@ describe("a server bound to loopback, no PUBLIC_URL", () => {
     expect(stored[0]!.scopes).not.toContain("leads:read");
     expect(key.startsWith(stored[0]!.displayPrefix)).toBe(true);
 
-    // A lead written with the page's key is not listed by the all-scope demo key.
+    // A lead written with the page's key is not listed by the demo key (API scopes).
     const origin = server.url;
     const written = await server.request("/api/v1/embed/leads", {
       key,

@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from "../support/server.ts";
  * database file, exactly what a second instance or the CLI is — takes effect on the very next
  * request, and so does an expiry passing. lastUsedAt bookkeeping must not empty the cache.
  * Over PostgreSQL, "another connection" is one to the same PostgreSQL database, and the promise
- * is the README's: seen once PostgreSQL's NOTIFY arrives (milliseconds), or at the next poll
+ * is the manual's (scaling-out page): seen once PostgreSQL's NOTIFY arrives (milliseconds), or at the next poll
  * (a second) if it is lost. The announcement races the test's next request, so there the check
  * is `eventually`, bounded by the poll; over SQLite it is the very next request.
  */

@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Every page, document, probe and asset the front door serves outside the API adapters. */
-const READ_ONLY_PAGES = ["/api/v1/openapi.json", "/docs", "/docs/", "/widget.js", "/demo", "/healthz", "/readyz", "/metrics", "/console/keys", "/console/console.js"];
+const READ_ONLY_PAGES = ["/api/v1/openapi.json", "/docs", "/docs/", "/docs/manual", "/docs/manual/api", "/widget.js", "/demo", "/healthz", "/readyz", "/metrics", "/console/keys", "/console/console.js"];
 
 describe("the front door's pages answer GET and HEAD only", () => {
   for (const path of READ_ONLY_PAGES) {

@@ -117,7 +117,7 @@ describe("the directory replica follows PostgreSQL", () => {
       await tx`INSERT INTO directory_changes (broker_id, ratings_only) VALUES (0, false)`;
     });
     // A reload writes page by page, so a read may see the new name before the last page (the
-    // directory is a mix until then, see README): wait for the reload to end as well.
+    // directory is a mix until then, see the manual's scaling-out page): wait for the reload to end as well.
     expect(await eventually(() => replica.lag().phase === "ready" && store.findBySlug(slug)?.name === "Bulk Renamed")).toBe(true);
     expect(store.search({ q: "Bulk Renamed" }, 1, 10).items[0]?.slug).toBe(slug);
   });

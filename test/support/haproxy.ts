@@ -9,7 +9,7 @@ export interface Backend {
 }
 
 /**
- * The HAProxy configuration for N instances (the README's "HAProxy" subsection shows it):
+ * The HAProxy configuration for N instances (the manual's scaling-out page, "HAProxy", shows it):
  * round robin over the instances whose /readyz says they can serve — 200 also when PostgreSQL
  * is down and they serve reads from their replica (their writes then answer our JSON 503 with
  * Retry-After) — checked every second, taken out after 2 failed checks (/readyz answers 503 from
@@ -54,7 +54,7 @@ ${options.backends.map((b, i) => `  server i${i + 1} ${b.host}:${b.port} check`)
 ${options.statsBind ? `\nfrontend stats\n  bind ${options.statsBind}\n  stats enable\n  stats uri /stats\n` : ""}`;
 }
 
-/** HAProxy's answer when no instance is up (the README's configuration carries the same line). */
+/** HAProxy's answer when no instance is up (the manual's configuration carries the same line). */
 export const NO_INSTANCE_BODY = '{"error":"No instance of the service is available right now. Nothing was saved; retry later."}';
 
 export interface RunningHaproxy {

@@ -1,27 +1,8 @@
-import { createHash } from "node:crypto";
 import type { JsonSchema } from "../openapi/jsonSchema.ts";
 import type { OpenApiDocument } from "../openapi/openApiDocument.ts";
+import { DOCS_STYLE } from "./docsStyle.ts";
 import { escapeHtml, inlineMarkup } from "./html.ts";
 import { schemaFields, describeType, type FieldRow } from "./schemaFields.ts";
-
-const STYLE = `
-:root{color-scheme:light dark;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg:#fff;--code:#f3f4f6;--accent:#0b5cad}
-@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--line:#30363d;--bg:#0d1117;--code:#161b22;--accent:#58a6ff}}
-*{box-sizing:border-box}body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
-main{max-width:980px;margin:0 auto;padding:24px 20px 80px}h1{font-size:1.9rem;margin:.2em 0}h2{margin-top:2.2em;border-bottom:1px solid var(--line);padding-bottom:.3em}
-h3{margin:2em 0 .4em;font-size:1.15rem;scroll-margin-top:12px}a{color:var(--accent)}code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em;background:var(--code);border-radius:4px}
-code{padding:.1em .35em}pre{padding:12px;overflow-x:auto;white-space:pre}pre code{padding:0;background:none}
-table{border-collapse:collapse;width:100%;margin:.5em 0 1em;font-size:.93rem}th,td{text-align:left;vertical-align:top;border-bottom:1px solid var(--line);padding:6px 8px}
-th{color:var(--muted);font-weight:600}.muted{color:var(--muted)}.method{display:inline-block;min-width:4.2em;font-weight:700;font-family:ui-monospace,monospace}
-.GET{color:#1a7f37}.POST{color:#0969da}.PUT,.PATCH{color:#9a6700}.DELETE{color:#cf222e}.req{color:#cf222e;font-size:.8em}
-.d1{padding-left:26px}.d2{padding-left:44px}.d3{padding-left:62px}.d4{padding-left:80px}.d5{padding-left:98px}.d6{padding-left:116px}
-nav ul{columns:2;padding-left:1.2em}@media (max-width:700px){nav ul{columns:1}}.op{border-top:1px solid var(--line)}
-`;
-const STYLE_HASH = `sha256-${createHash("sha256").update(STYLE).digest("base64")}`;
-
-/** No scripts, no outside requests, no style attributes: the page may use only its own inline style sheet. */
-export const DOCS_CONTENT_SECURITY_POLICY =
-  `default-src 'none'; style-src '${STYLE_HASH}'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 /**
  * The human-readable API reference at /docs, written from the OpenAPI document (so it can
@@ -49,11 +30,11 @@ export function renderDocsPage(document: OpenApiDocument): string {
 
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(info.title)} reference</title><style>${STYLE}</style></head>
+<title>${escapeHtml(info.title)} reference</title><style>${DOCS_STYLE}</style></head>
 <body><main>
 <h1>${escapeHtml(info.title)} <span class="muted">v${escapeHtml(info.version)}</span></h1>
 <p>${inlineMarkup(info.description)}</p>
-<p>Base URL <code>${escapeHtml(serverUrl)}</code> · machine-readable: <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a> · typed TypeScript client over <code>/trpc</code> (see the README).</p>
+<p>Base URL <code>${escapeHtml(serverUrl)}</code> · machine-readable: <a href="/api/v1/openapi.json">OpenAPI 3.1 document</a> · typed TypeScript client over <code>/trpc</code> (see the <a href="/docs/manual/api#contracts-for-integrators-openapi-docs-and-the-typed-trpc-client">manual</a>) · <a href="/docs/manual">the manual</a>.</p>
 <h2>Authentication</h2>
 ${renderMarkdownList(components.securitySchemes.bearerAuth.description)}
 <h2>Errors</h2>

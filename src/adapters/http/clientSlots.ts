@@ -15,7 +15,7 @@ export type SlotRefusal = { status: 429 | 503; message: string };
  * request holds its connection as long as its client takes to send the body (up to the body
  * deadline), and one client holding many (a body sent a byte at a time) must not exhaust the
  * server's descriptors. The address is the socket's peer: behind a reverse proxy, the
- * proxy's, shared by all its clients (see README, Security). An IPv6 client counts by its /64,
+ * proxy's, shared by all its clients (see the manual, security page). An IPv6 client counts by its /64,
  * the block one subscriber gets; an IPv4-mapped IPv6 address as the IPv4 address it is.
  */
 export class ClientSlots {

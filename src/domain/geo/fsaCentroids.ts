@@ -34,7 +34,7 @@ export function fsaCentroid(fsa: string): FsaCentroid | undefined {
   return byFsa.get(fsa);
 }
 
-/** How many FSAs the data set knows (for tests and the README). */
+/** How many FSAs the data set knows (for tests and the manual's API page). */
 export function fsaCount(): number {
   return byFsa.size;
 }
