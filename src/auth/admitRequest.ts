@@ -3,9 +3,9 @@ import { hashApiKey, looksLikeApiKey } from "./apiKeyFormat.ts";
 import type { AuthFailureThrottle } from "./authFailureThrottle.ts";
 import type { RateDecision, RateLimiter } from "./rateLimiter.ts";
 import { EMBED_SCOPES, type Scope } from "./scopes.ts";
-import type { StoredKey } from "../storage/keyStore.ts";
+import type { StoredKey } from "../storage/stores/keyStore.ts";
 import type { KeyStorePort } from "../storage/ports.ts";
-import type { UsageCounter } from "../storage/usageCounter.ts";
+import type { UsageCounter } from "../storage/stores/usageCounter.ts";
 
 /** Which door a request came through; embed keys may only use the embed one. The console admits by session, not here. */
 export type Surface = "rest" | "embed" | "mcp" | "trpc" | "console";

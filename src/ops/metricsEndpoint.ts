@@ -1,4 +1,4 @@
-import type { DirectoryDb } from "../storage/database.ts";
+import type { DirectoryDb } from "../storage/sqlite/database.ts";
 import { errorResponse } from "../adapters/http/json.ts";
 import { databaseBytes } from "./databaseSize.ts";
 import type { HttpMetrics } from "./httpMetrics.ts";
