@@ -3,13 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, type DirectoryDb } from "../storage/sqlite/database.ts";
 import { migrate } from "../storage/sqlite/migrate.ts";
-import { insertIntoPg, sqliteRowPages, type DirectoryTable } from "../storage/pg/directoryCopy.ts";
+import { insertIntoPg, SEED_LOCK, sqliteRowPages, type DirectoryTable } from "../storage/pg/directoryCopy.ts";
 import type { PgDb } from "../storage/pg/pgDatabase.ts";
 import type { DirectoryOptions } from "./generateDirectory.ts";
 import { loadDirectory, type LoadSummary } from "./loadDirectory.ts";
-
-/** Taken by every writer of the whole directory or the carriers, so two seeds (two instances' demo data, two carrier syncs) queue. */
-export const SEED_LOCK = 0x62726b736565; // "brksee"
 
 /** The tables a seed replaces, parents first. Carriers have their own sync (loadCarriersPg). */
 const SEEDED: readonly DirectoryTable[] = ["brokers", "brokerLocations", "brokerLines", "reviews"];

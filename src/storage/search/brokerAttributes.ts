@@ -6,7 +6,22 @@ import { officePlaces } from "./officePlaces.ts";
 import { combosOf, type RankCombos } from "./rankCombos.ts";
 import { flattenLists, type RankLists } from "./rankLists.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
-import type { RefRow } from "../stores/brokerLookups.ts";
+
+/**
+ * The lookup facts of a published broker by id (see BrokerStore.findById): the index keeps
+ * them for every rank, and stores/brokerLookups.ts reads the same shape from SQLite.
+ */
+export interface RefRow {
+  id: number;
+  slug: string;
+  name: string;
+  reviewCount: number;
+  r1: number;
+  r2: number;
+  r3: number;
+  r4: number;
+  r5: number;
+}
 
 /** Values of one kind (cities, lines, languages…) numbered in first-seen order, with a display name each. */
 class Vocabulary {

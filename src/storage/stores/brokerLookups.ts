@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { brokerLocations, brokers } from "../../../db/schema.ts";
+import type { RefRow } from "../search/brokerAttributes.ts";
 import { ReadSnapshot } from "../sqlite/readSnapshot.ts";
 
 type BrokerRow = typeof brokers.$inferSelect;
@@ -13,19 +14,6 @@ export type DetailRow = Pick<
   | "insuranceLines" | "specialties" | "languages" | "createdAt" | "updatedAt"
 >;
 export type LocationRow = typeof brokerLocations.$inferSelect;
-
-/** The lookup facts of a published broker by id (see BrokerStore.findById). */
-export interface RefRow {
-  id: number;
-  slug: string;
-  name: string;
-  reviewCount: number;
-  r1: number;
-  r2: number;
-  r3: number;
-  r4: number;
-  r5: number;
-}
 
 type RawDetail = Omit<DetailRow, "isVerified" | "insuranceLines" | "specialties" | "languages"> & {
   isVerified: number;

@@ -3,10 +3,10 @@ import catalogue from "./carriers.json" with { type: "json" };
 import { carriers } from "../../../db/schema.ts";
 import { carriers as pgCarriers } from "../../../db/schema.pg.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
+import { SEED_LOCK } from "../pg/directoryCopy.ts";
 import type { PgDb } from "../pg/pgDatabase.ts";
 import { PROVINCE_CODES } from "../../domain/provinces.ts";
 import { slugify } from "../../domain/text.ts";
-import { SEED_LOCK } from "../../demo/loadDirectoryPg.ts";
 
 export type CarrierRow = typeof carriers.$inferSelect;
 
