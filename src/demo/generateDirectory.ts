@@ -1,5 +1,6 @@
 import canada from "../domain/canada.json" with { type: "json" };
 import type { brokerLocations, brokers, reviews } from "../../db/schema.ts";
+import { INSURANCE_LINES } from "../domain/insuranceLines.ts";
 import { foldText, slugify } from "../domain/text.ts";
 import { isVerifiedFor, teamSizeFor } from "./profileBands.ts";
 import { SeededRandom } from "./random.ts";
@@ -51,8 +52,8 @@ export function* generateDirectory(options: DirectoryOptions): Generator<Generat
     const city = random.pick(province.cities);
     const name = brokerName(random, french, city.name);
     const slug = uniqueSlug(slugify(name), usedSlugs, slugify(city.name), id);
-    const lines = random.weightedSample(words.INSURANCE_LINES, words.INSURANCE_LINE_WEIGHTS, random.int(2, 6)).sort(
-      (a, b) => words.INSURANCE_LINES.indexOf(a) - words.INSURANCE_LINES.indexOf(b),
+    const lines = random.weightedSample(INSURANCE_LINES, words.INSURANCE_LINE_WEIGHTS, random.int(2, 6)).sort(
+      (a, b) => INSURANCE_LINES.indexOf(a) - INSURANCE_LINES.indexOf(b),
     );
     const specialties = random.sample(words.SPECIALTIES, random.int(1, 3));
     const languages = french ? ["French", "English"] : random.chance(0.25) ? ["English", "French"] : ["English"];

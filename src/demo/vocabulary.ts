@@ -36,10 +36,7 @@ export const NAME_SUFFIXES_EN = [
 ];
 export const NAME_SUFFIXES_FR = ["Assurances", "Cabinet en assurance de dommages", "Groupe Conseil"];
 
-/** Insurance lines: the first ones are common, the tail rarer. */
-export const INSURANCE_LINES = [
-  "Auto", "Home", "Tenant", "Condo", "Commercial", "Life", "Travel", "Farm", "Marine", "Pet", "Mortgage", "Real Estate",
-];
+/** How often a broker offers each of INSURANCE_LINES (src/domain/insuranceLines.ts), in its order: the first ones are common, the tail rarer. */
 export const INSURANCE_LINE_WEIGHTS = [10, 9, 5, 5, 6, 4, 3, 1.2, 0.8, 1, 1, 0.8];
 
 export const LINE_FR: Record<string, string> = {
