@@ -1,11 +1,11 @@
-import type { DirectoryDb } from "../storage/sqlite/database.ts";
-import { errorResponse } from "../adapters/http/json.ts";
-import { databaseBytes } from "./databaseSize.ts";
-import type { HttpMetrics } from "./httpMetrics.ts";
+import type { DirectoryDb } from "../../storage/sqlite/database.ts";
+import { errorResponse } from "../http/json.ts";
+import { databaseBytes } from "../../ops/databaseSize.ts";
+import type { HttpMetrics } from "../../ops/httpMetrics.ts";
 import { decideMetricsAccess } from "./metricsAccess.ts";
-import type { CacheStats } from "../cache/boundedCache.ts";
-import { cacheGauges } from "./cacheGauges.ts";
-import { logLinesLost } from "../logOutput.ts";
+import type { CacheStats } from "../../cache/boundedCache.ts";
+import { cacheGauges } from "../../ops/cacheGauges.ts";
+import { logLinesLost } from "../../logOutput.ts";
 
 export interface MetricsEndpointOptions {
   metrics: HttpMetrics;
