@@ -4,7 +4,7 @@
  * `jsonrpc`, `id` and one of `result` / `error` — never `"error": null`, never an extra key.
  */
 
-import { resultJson, type SerializedResult } from "./serializedResult.ts";
+import { SerializedResult } from "./serializedResult.ts";
 
 export type JsonRpcId = string | number;
 
@@ -82,8 +82,10 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A result answer; a SerializedResult's text is spliced in as it is, anything else serialized once. */
 export function resultEnvelope(id: JsonRpcId, result: JsonObject | SerializedResult): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(result)}}`;
+  const json = result instanceof SerializedResult ? result.json : JSON.stringify(result);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`;
 }
 
 /** An error answer; `id` is null only when the request's id could not be read. */
