@@ -4,6 +4,7 @@
  * `jsonrpc`, `id` and one of `result` / `error` — never `"error": null`, never an extra key.
  */
 
+// One way only: serializedResult.ts needs nothing of this file (an import circle was here once).
 import { SerializedResult } from "./serializedResult.ts";
 
 export type JsonRpcId = string | number;
@@ -82,10 +83,8 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A result answer; a SerializedResult's text is spliced in as it is, anything else serialized once. */
 export function resultEnvelope(id: JsonRpcId, result: JsonObject | SerializedResult): string {
-  const json = result instanceof SerializedResult ? result.json : JSON.stringify(result);
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}`;
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(result)}}`;
 }
 
 /** An error answer; `id` is null only when the request's id could not be read. */
@@ -113,4 +112,9 @@ export class McpProtocolError extends Error {
   toErrorObject(): JsonRpcErrorObject {
     return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
+}
+
+/** The JSON text of a result, serialized once. */
+function resultJson(result: JsonObject | SerializedResult): string {
+  return result instanceof SerializedResult ? result.json : JSON.stringify(result);
 }
