@@ -165,7 +165,7 @@ export const directoryChanges = sqliteTable("directory_changes", {
 });
 
 /**
- * The carrier catalogue (db/seed/carriers.json, seeded with the directory): the only carriers
+ * The carrier catalogue (src/storage/stores/carriers.json, seeded with the directory): the only carriers
  * the quote engine prices. Slugs are stable ids; lines and provinces are small JSON arrays,
  * read whole (30 rows) into a cache keyed on `directory_version`.
  */
@@ -277,7 +277,7 @@ export const consoleSessions = sqliteTable(
 );
 
 /**
- * Requests per key per UTC day, counted in memory (src/storage/usageCounter.ts) and added here
+ * Requests per key per UTC day, counted in memory (src/storage/stores/usageCounter.ts) and added here
  * in batches: `refused` counts the requests the key's rate limit turned away.
  */
 export const keyUsageDaily = sqliteTable(

@@ -45,8 +45,8 @@ export async function buildBinary(outfile = BINARY_PATH): Promise<BuildResult> {
 
   const result = await Bun.build({
     // The checkpointer runs in a worker thread: its script is an entrypoint of its own (Bun
-    // bundles each entrypoint separately into the executable; see src/storage/backgroundCheckpoints.ts).
-    entrypoints: [join(ROOT, "scripts/binaryEntry.ts"), join(ROOT, "src/storage/checkpointWorker.ts")],
+    // bundles each entrypoint separately into the executable; see src/storage/sqlite/backgroundCheckpoints.ts).
+    entrypoints: [join(ROOT, "scripts/binaryEntry.ts"), join(ROOT, "src/storage/sqlite/checkpointWorker.ts")],
     target: "bun",
     minify: true,
     sourcemap: "linked",

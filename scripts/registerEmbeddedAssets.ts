@@ -7,10 +7,10 @@
 import consoleCode from "embedded:console.js";
 import widgetCode from "embedded:widget.js";
 import { registerEmbeddedAsset } from "../src/adapters/static/embeddedAssets.ts";
-import { useCheckpointWorkerScript } from "../src/storage/backgroundCheckpoints.ts";
+import { useCheckpointWorkerScript } from "../src/storage/sqlite/backgroundCheckpoints.ts";
 
 registerEmbeddedAsset("widget.js", widgetCode);
 registerEmbeddedAsset("console.js", consoleCode);
 // scripts/build.ts compiles the checkpointer's script as an entrypoint of its own, at its path
 // relative to the repository, as JavaScript (this file is bundled into scripts/binaryEntry.js).
-useCheckpointWorkerScript(new URL("../src/storage/checkpointWorker.js", import.meta.url).href);
+useCheckpointWorkerScript(new URL("../src/storage/sqlite/checkpointWorker.js", import.meta.url).href);

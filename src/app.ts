@@ -1,5 +1,5 @@
 import type { Server } from "bun";
-import { loadCarriers } from "../db/seed/loadCarriers.ts";
+import { loadCarriers } from "./storage/stores/loadCarriers.ts";
 import { DemoPageKey } from "./demo/demoPageKey.ts";
 import { ensureDemoData, ensureDemoDirectoryPg, ensureDemoKey, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { InFlightResponses } from "./adapters/http/inFlight.ts";
@@ -11,12 +11,12 @@ import { startServer } from "./server.ts";
 import { SharedRateLimiter } from "./auth/sharedRateLimiter.ts";
 import type { KeyLimits } from "./auth/keyVocabulary.ts";
 import { createServices, type Services } from "./services.ts";
-import { BackgroundCheckpoints } from "./storage/backgroundCheckpoints.ts";
-import { closeDatabase, openDatabase, serveWithoutBlocking } from "./storage/database.ts";
-import { DEFAULT_LOCK_WAIT_MS } from "./storage/groupCommit.ts";
-import { migrate } from "./storage/migrate.ts";
+import { BackgroundCheckpoints } from "./storage/sqlite/backgroundCheckpoints.ts";
+import { closeDatabase, openDatabase, serveWithoutBlocking } from "./storage/sqlite/database.ts";
+import { DEFAULT_LOCK_WAIT_MS } from "./storage/sqlite/groupCommit.ts";
+import { migrate } from "./storage/sqlite/migrate.ts";
 import { DatabaseNotWritableError, storageFaultOf } from "./storage/storageFault.ts";
-import type { DirectoryDb } from "./storage/database.ts";
+import type { DirectoryDb } from "./storage/sqlite/database.ts";
 import type { PgDb } from "./storage/pg/pgDatabase.ts";
 import { openSharedStorage } from "./storage/pg/sharedStorage.ts";
 

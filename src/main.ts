@@ -9,8 +9,8 @@ import { restoreCommand } from "./cli/restoreCommand.ts";
 import { seedCommand } from "./cli/seedCommand.ts";
 import { serveCommand } from "./cli/serveCommand.ts";
 import { BackupError } from "./ops/backup.ts";
-import { DatabaseFileError } from "./storage/databaseFile.ts";
-import { SchemaTooNewError } from "./storage/migrate.ts";
+import { DatabaseFileError } from "./storage/sqlite/databaseFile.ts";
+import { SchemaTooNewError } from "./storage/sqlite/migrate.ts";
 import { DatabaseNotWritableError } from "./storage/storageFault.ts";
 
 const HELP = `Broker Directory: Canada's insurance brokers over REST, MCP and an embeddable widget.

@@ -26,7 +26,7 @@ import { createTrpcHandler, TRPC_ENDPOINT } from "./adapters/trpc/trpcHandler.ts
 import { createMcpHandler } from "./adapters/mcp/mcpHandler.ts";
 import { createConsoleHandler } from "./adapters/console/consoleHandler.ts";
 import { HttpMetrics } from "./ops/httpMetrics.ts";
-import { createMetricsEndpoint } from "./ops/metricsEndpoint.ts";
+import { createMetricsEndpoint } from "./adapters/metrics/metricsEndpoint.ts";
 import { checkReadiness, type Readiness } from "./ops/readiness.ts";
 import type { Awaitable } from "./storage/ports.ts";
 import type { Services } from "./services.ts";

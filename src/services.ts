@@ -6,20 +6,20 @@ import { CacheRegistry } from "./cache/cacheRegistry.ts";
 import { DownloadSlots } from "./auth/downloadSlots.ts";
 import type { Logger } from "./log.ts";
 import { DrainState } from "./ops/drainState.ts";
-import { BrokerStore } from "./storage/brokerStore.ts";
-import { CarrierStore } from "./storage/carrierStore.ts";
-import { ConsoleLinkStore } from "./storage/consoleLinkStore.ts";
-import { ConsoleSessionStore } from "./storage/consoleSessionStore.ts";
-import type { DirectoryDb } from "./storage/database.ts";
-import { DirectoryVersion } from "./storage/directoryVersion.ts";
-import { KeyStore } from "./storage/keyStore.ts";
-import { KeyUsageStore } from "./storage/keyUsageStore.ts";
-import { LeadStore } from "./storage/leadStore.ts";
+import { BrokerStore } from "./storage/stores/brokerStore.ts";
+import { CarrierStore } from "./storage/stores/carrierStore.ts";
+import { ConsoleLinkStore } from "./storage/stores/consoleLinkStore.ts";
+import { ConsoleSessionStore } from "./storage/stores/consoleSessionStore.ts";
+import type { DirectoryDb } from "./storage/sqlite/database.ts";
+import { DirectoryVersion } from "./storage/sqlite/directoryVersion.ts";
+import { KeyStore } from "./storage/stores/keyStore.ts";
+import { KeyUsageStore } from "./storage/stores/keyUsageStore.ts";
+import { LeadStore } from "./storage/stores/leadStore.ts";
 import type { WorkspaceStorePorts } from "./storage/ports.ts";
-import { QuotePurge } from "./storage/quotePurge.ts";
-import { QuoteStore } from "./storage/quoteStore.ts";
-import { UsageCounter } from "./storage/usageCounter.ts";
-import { StorageHealth } from "./storage/storageHealth.ts";
+import { QuotePurge } from "./storage/stores/quotePurge.ts";
+import { QuoteStore } from "./storage/stores/quoteStore.ts";
+import { UsageCounter } from "./storage/stores/usageCounter.ts";
+import { StorageHealth } from "./storage/sqlite/storageHealth.ts";
 
 /**
  * Everything procedures and adapters need, built once per process and shared by requests.

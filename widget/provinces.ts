@@ -1,6 +1,6 @@
 /**
  * The thirteen provinces and territories as the widget needs them: code, names, and the
- * first letters of their postal codes. A mirror of db/seed/canada.json (without the cities,
+ * first letters of their postal codes. A mirror of src/domain/canada.json (without the cities,
  * which would cost bundle bytes for nothing); test/widget/rules.test.ts checks they agree.
  */
 export interface WidgetProvince {

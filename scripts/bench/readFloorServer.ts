@@ -11,9 +11,9 @@
  * reviews: `/…/{id}` → its first page of 20 reviews, newest first (ReviewPages.page).
  */
 import { DEFAULT_PAGE_SIZE } from "../../src/schemas/pagination.ts";
-import { BrokerLookups } from "../../src/storage/brokerLookups.ts";
-import { openDatabase } from "../../src/storage/database.ts";
-import { ReviewPages } from "../../src/storage/reviewPages.ts";
+import { BrokerLookups } from "../../src/storage/stores/brokerLookups.ts";
+import { openDatabase } from "../../src/storage/sqlite/database.ts";
+import { ReviewPages } from "../../src/storage/stores/reviewPages.ts";
 
 const [kind, dbPath, port] = process.argv.slice(2);
 if ((kind !== "detail" && kind !== "reviews") || !dbPath || !port) {

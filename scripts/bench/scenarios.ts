@@ -1,6 +1,6 @@
 /**
  * What the benchmark asks the server, and in which mix. Access patterns (the result cache
- * in src/storage/brokerStore.ts keeps 5,000 entries and the REST response cache keeps answers
+ * in src/storage/stores/brokerStore.ts keeps 5,000 entries and the REST response cache keeps answers
  * by URL, so they decide what is measured):
  * - (1) and (6) repeat one query: the hot path (REST: the cached answer; MCP: the result cache).
  * - (2) cycles through over 30,000 distinct (words, page) searches: a cycle longer than both
@@ -13,8 +13,8 @@
  * - (5) posts a quote: priced and written to the database on every request.
  */
 import { Database } from "bun:sqlite";
-import canada from "../../db/seed/canada.json" with { type: "json" };
-import { BRAND_WORDS, BRAND_WORDS_FR, FIRST_NAMES_EN, FIRST_NAMES_FR, SPECIALTIES, SURNAMES_EN, SURNAMES_FR } from "../../db/seed/vocabulary.ts";
+import canada from "../../src/domain/canada.json" with { type: "json" };
+import { BRAND_WORDS, BRAND_WORDS_FR, FIRST_NAMES_EN, FIRST_NAMES_FR, SPECIALTIES, SURNAMES_EN, SURNAMES_FR } from "../../src/demo/vocabulary.ts";
 import { filterRequests, nearRequests, relevanceRequests } from "./discoveryScenarios.ts";
 import type { LoadRequest } from "./wrk.ts";
 

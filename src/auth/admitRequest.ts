@@ -3,9 +3,6 @@ import { hashApiKey, looksLikeApiKey } from "./apiKeyFormat.ts";
 import type { AuthFailureThrottle } from "./authFailureThrottle.ts";
 import type { RateDecision, RateLimiter } from "./rateLimiter.ts";
 import { EMBED_SCOPES, type Scope } from "./scopes.ts";
-import type { StoredKey } from "../storage/keyStore.ts";
-import type { KeyStorePort } from "../storage/ports.ts";
-import type { UsageCounter } from "../storage/usageCounter.ts";
 
 /** Which door a request came through; embed keys may only use the embed one. The console admits by session, not here. */
 export type Surface = "rest" | "embed" | "mcp" | "trpc" | "console";
@@ -27,11 +24,34 @@ export type Admission =
   | { ok: true; principal: Principal; rate: RateDecision }
   | { ok: false; error: TRPCError; rate?: RateDecision };
 
+/**
+ * A stored key as admission reads it. Declared here, where it is read, so that auth (a floor
+ * below storage) names no store: the key stores' records (StoredKey, src/storage/stores/keyStore.ts)
+ * have these fields and more, and both dialects' key stores are a KeyLookup as they are (the
+ * compiler holds them to it where the adapters hand Services to admit).
+ */
+export interface AdmissibleKey {
+  readonly id: string;
+  readonly workspaceId: string;
+  readonly scopes: readonly string[];
+  /** Non-null for a browser embed key. */
+  readonly origins: readonly string[] | null;
+  readonly rateLimitPerMinute: number;
+  readonly revokedAt: number | null;
+  readonly expiresAt: number | null;
+}
+
+/** What admission asks of the key store: the key by its hash (at once on a cache hit), and its last-used stamp. */
+export interface KeyLookup {
+  findByHash(hash: string): AdmissibleKey | undefined | Promise<AdmissibleKey | undefined>;
+  recordUse(id: string, now: number): void;
+}
+
 export interface AdmissionDeps {
-  keys: Pick<KeyStorePort, "findByHash" | "recordUse">;
+  keys: KeyLookup;
   rateLimiter: RateLimiter;
-  /** Counts each key's admitted and rate-refused requests per day (O(1), in memory). */
-  usage?: Pick<UsageCounter, "record">;
+  /** Counts each key's admitted and rate-refused requests per day (O(1), in memory: UsageCounter). */
+  usage?: { record(keyId: string, now: number, admitted: boolean): void };
   /** Slows failed-authentication floods per client address (when the adapter knows the address). */
   authFailures?: AuthFailureThrottle;
   now: () => number;
@@ -100,7 +120,7 @@ function keyLookupFailed(error: unknown): Admission {
   return { ok: false, error: new TRPCError({ code: "SERVICE_UNAVAILABLE", message: "The API key could not be checked.", cause: error }) };
 }
 
-function checkStored(deps: AdmissionDeps, credentials: RequestCredentials, stored: StoredKey | undefined): Admission | Promise<Admission> {
+function checkStored(deps: AdmissionDeps, credentials: RequestCredentials, stored: AdmissibleKey | undefined): Admission | Promise<Admission> {
   const { origin, surface } = credentials;
   if (!stored) return reject("UNAUTHORIZED", "Invalid API key. Check that the key is complete and was not mistyped.");
 
@@ -130,7 +150,7 @@ function checkStored(deps: AdmissionDeps, credentials: RequestCredentials, store
 }
 
 /** After the rate limit's decision: the usage count, the last-used stamp and the principal. */
-function counted(deps: AdmissionDeps, stored: StoredKey, now: number, rate: RateDecision): Admission {
+function counted(deps: AdmissionDeps, stored: AdmissibleKey, now: number, rate: RateDecision): Admission {
   deps.usage?.record(stored.id, now, rate.allowed);
   if (!rate.allowed) return { ok: false, error: rateLimitedError(rate), rate };
   deps.keys.recordUse(stored.id, now);
@@ -143,12 +163,12 @@ function counted(deps: AdmissionDeps, stored: StoredKey, now: number, rate: Rate
  * record until any key changes anywhere (then a fresh one, so a new scope list or limit is
  * seen on the very next request). Principals are never modified, only read.
  */
-const principals = new WeakMap<StoredKey, Principal>();
+const principals = new WeakMap<AdmissibleKey, Principal>();
 
-function principalOf(stored: StoredKey): Principal {
+function principalOf(stored: AdmissibleKey): Principal {
   let principal = principals.get(stored);
   if (principal === undefined) {
-    const granted = stored.scopes as Scope[];
+    const granted = stored.scopes as readonly Scope[];
     const scopes = stored.origins ? granted.filter((s) => EMBED_SCOPES.includes(s)) : granted;
     principal = Object.freeze({
       keyId: stored.id,

@@ -1,5 +1,5 @@
-import { closeDatabase, openDatabase, type DirectoryDb } from "../storage/database.ts";
-import { migrate } from "../storage/migrate.ts";
+import { closeDatabase, openDatabase, type DirectoryDb } from "../storage/sqlite/database.ts";
+import { migrate } from "../storage/sqlite/migrate.ts";
 import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
 import { closePostgres, unreachable, type PgDb } from "../storage/pg/pgDatabase.ts";
 import { withoutPassword } from "./printableUrl.ts";

@@ -2,7 +2,7 @@ import { keyStatus } from "../auth/keyStatus.ts";
 import { SCOPES, scopeSchema, type Scope } from "../auth/scopes.ts";
 import { parseDuration } from "../domain/duration.ts";
 import { normalizeOrigin } from "../domain/origin.ts";
-import type { KeyListing } from "../storage/keyStore.ts";
+import type { KeyListing } from "../storage/stores/keyStore.ts";
 import { SETTINGS } from "../config.ts";
 import { escapeControls } from "../domain/text.ts";
 import { parseCommandArgs, plainFlag, printJson, RefusedError, UsageError, wholeNumberFlag } from "./cliSupport.ts";

@@ -1,7 +1,7 @@
-import { loadCarriers, loadCarriersPg } from "../../db/seed/loadCarriers.ts";
-import { loadDirectory } from "../../db/seed/loadDirectory.ts";
-import { loadDirectoryPg } from "../../db/seed/loadDirectoryPg.ts";
-import type { DirectoryOptions } from "../../db/seed/generateDirectory.ts";
+import { loadCarriers, loadCarriersPg } from "../storage/stores/loadCarriers.ts";
+import { loadDirectory } from "../demo/loadDirectory.ts";
+import { loadDirectoryPg } from "../demo/loadDirectoryPg.ts";
+import type { DirectoryOptions } from "../demo/generateDirectory.ts";
 import { parseCommandArgs, wholeNumberFlag } from "./cliSupport.ts";
 import { onCommandDatabase } from "./commandDatabase.ts";
 import { DATABASE_FLAGS } from "./workspaceStores.ts";

@@ -1,9 +1,9 @@
 import { createLogger } from "../log.ts";
-import { ConsoleLinkStore } from "../storage/consoleLinkStore.ts";
-import { ConsoleSessionStore } from "../storage/consoleSessionStore.ts";
-import { closeDatabase, openDatabase } from "../storage/database.ts";
-import { KeyStore } from "../storage/keyStore.ts";
-import { migrate } from "../storage/migrate.ts";
+import { ConsoleLinkStore } from "../storage/stores/consoleLinkStore.ts";
+import { ConsoleSessionStore } from "../storage/stores/consoleSessionStore.ts";
+import { closeDatabase, openDatabase } from "../storage/sqlite/database.ts";
+import { KeyStore } from "../storage/stores/keyStore.ts";
+import { migrate } from "../storage/sqlite/migrate.ts";
 import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
 import { PgConsoleLinkStore } from "../storage/pg/pgConsoleLinkStore.ts";
 import { PgConsoleSessionStore } from "../storage/pg/pgConsoleSessionStore.ts";

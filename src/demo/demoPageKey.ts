@@ -1,6 +1,6 @@
 import { EMBED_SCOPES } from "../auth/scopes.ts";
 import type { Services } from "../services.ts";
-import type { KeyListing } from "../storage/keyStore.ts";
+import type { KeyListing } from "../storage/stores/keyStore.ts";
 import type { Awaitable } from "../storage/ports.ts";
 
 /**

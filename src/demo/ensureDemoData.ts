@@ -1,7 +1,7 @@
 import { count } from "drizzle-orm";
 import { brokers } from "../../db/schema.ts";
-import { loadDirectory } from "../../db/seed/loadDirectory.ts";
-import { loadDemoDirectoryPg } from "../../db/seed/loadDirectoryPg.ts";
+import { loadDirectory } from "./loadDirectory.ts";
+import { loadDemoDirectoryPg } from "./loadDirectoryPg.ts";
 import type { Services } from "../services.ts";
 import type { Awaitable } from "../storage/ports.ts";
 import type { PgDb } from "../storage/pg/pgDatabase.ts";

@@ -1,4 +1,4 @@
-import canada from "../../db/seed/canada.json" with { type: "json" };
+import canada from "./canada.json" with { type: "json" };
 import { foldText } from "./text.ts";
 
 /** The thirteen provinces and territories, by their two-letter postal code. */

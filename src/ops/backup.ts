@@ -1,8 +1,8 @@
 import { Database } from "bun:sqlite";
 import { existsSync, linkSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { checkDatabasePath } from "../storage/databaseFile.ts";
-import { createOwnerOnly } from "../storage/ownerOnly.ts";
+import { checkDatabasePath } from "../storage/sqlite/databaseFile.ts";
+import { createOwnerOnly } from "../storage/sqlite/ownerOnly.ts";
 
 export class BackupError extends Error {}
 

@@ -1,4 +1,6 @@
-import type { Services } from "../services.ts";
+import type { RateLimiter } from "../auth/rateLimiter.ts";
+import type { Logger } from "../log.ts";
+import type { QuotePurgePort } from "../storage/ports.ts";
 
 export interface MaintenanceOptions {
   /** How often idle rate-limit windows are dropped (default one minute). */
@@ -18,7 +20,18 @@ export interface Maintenance {
   purgeNow(): Promise<number>;
 }
 
-export function startMaintenance(services: Services, options: MaintenanceOptions = {}): Maintenance {
+/**
+ * What the housekeeping works on: a part of Services (src/services.ts), named here so that ops,
+ * a floor below the services, does not import them.
+ */
+export interface MaintenanceDeps {
+  quotePurge: QuotePurgePort;
+  rateLimiter: Pick<RateLimiter, "sweep">;
+  log: Logger;
+  now: () => number;
+}
+
+export function startMaintenance(services: MaintenanceDeps, options: MaintenanceOptions = {}): Maintenance {
   const purge = services.quotePurge;
   let stopped = false;
   let purging: Promise<number> | undefined;

@@ -1,5 +1,5 @@
 import type { Awaitable, StorageHealthPort } from "../storage/ports.ts";
-import type { DatabaseChecks } from "../storage/storageHealth.ts";
+import type { DatabaseChecks } from "../storage/sqlite/storageHealth.ts";
 import type { DrainState } from "./drainState.ts";
 
 /** What this instance can do now: answer reads and writes, reads only (no write works), or nothing. */

@@ -2,8 +2,8 @@ import { Database } from "bun:sqlite";
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { MIGRATIONS } from "../../db/migrations.ts";
-import { checkDatabasePath } from "../storage/databaseFile.ts";
-import { createOwnerOnly } from "../storage/ownerOnly.ts";
+import { checkDatabasePath } from "../storage/sqlite/databaseFile.ts";
+import { createOwnerOnly } from "../storage/sqlite/ownerOnly.ts";
 import { BackupError, verify } from "./backup.ts";
 
 /**

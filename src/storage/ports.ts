@@ -1,11 +1,11 @@
-import type { ConsoleLinkStore } from "./consoleLinkStore.ts";
-import type { ConsoleSessionStore } from "./consoleSessionStore.ts";
-import type { KeyStore } from "./keyStore.ts";
-import type { KeyUsageStore } from "./keyUsageStore.ts";
-import type { LeadStore } from "./leadStore.ts";
-import type { QuotePurge } from "./quotePurge.ts";
-import type { QuoteStore } from "./quoteStore.ts";
-import type { StorageHealth } from "./storageHealth.ts";
+import type { ConsoleLinkStore } from "./stores/consoleLinkStore.ts";
+import type { ConsoleSessionStore } from "./stores/consoleSessionStore.ts";
+import type { KeyStore } from "./stores/keyStore.ts";
+import type { KeyUsageStore } from "./stores/keyUsageStore.ts";
+import type { LeadStore } from "./stores/leadStore.ts";
+import type { QuotePurge } from "./stores/quotePurge.ts";
+import type { QuoteStore } from "./stores/quoteStore.ts";
+import type { StorageHealth } from "./sqlite/storageHealth.ts";
 
 /** A value now (SQLite answers synchronously) or later (PostgreSQL answers over the network). */
 export type Awaitable<T> = T | Promise<T>;

@@ -31,7 +31,7 @@ export function storageFaultOf(error: unknown): StorageFault | undefined {
 
 /**
  * Another connection (a `seed`, a CLI command, an import in another process) holds SQLite's
- * write lock and did not let go within the wait (src/storage/groupCommit.ts). Not a fault: the
+ * write lock and did not let go within the wait (src/storage/sqlite/groupCommit.ts). Not a fault: the
  * database works, it is busy; the client retries in a moment (errorVocabulary: 503).
  */
 export function isBusyLock(error: unknown): boolean {

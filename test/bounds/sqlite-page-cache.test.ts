@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { memoryOf } from "../../scripts/bench/processMemory.ts";
-import { openDatabase } from "../../src/storage/database.ts";
+import { openDatabase } from "../../src/storage/sqlite/database.ts";
 import { sqliteOnly } from "../support/testDatabase.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "page-cache-"));

@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from "bun:test";
 import { hashSecret } from "../../src/auth/consoleSecrets.ts";
-import { openDatabase } from "../../src/storage/database.ts";
+import { openDatabase } from "../../src/storage/sqlite/database.ts";
 import { runCli, tempDir } from "./cliHarness.ts";
 import { sqliteOnly } from "../support/testDatabase.ts";
 

@@ -74,7 +74,7 @@ sqliteOnly.each(["NORMAL", "FULL"])("kill -9 during a lead-write storm (synchron
 
 // SQLite only: the SQLite file's crash safety and PRAGMA synchronous (over PostgreSQL: test/cluster/haproxy-cluster's kill -9).
 sqliteOnly("--synchronous sets the connection's PRAGMA synchronous (NORMAL = 1, FULL = 2)", async () => {
-  const { openDatabase, closeDatabase } = await import("../../src/storage/database.ts");
+  const { openDatabase, closeDatabase } = await import("../../src/storage/sqlite/database.ts");
   for (const [mode, value] of [["NORMAL", 1], ["FULL", 2]] as const) {
     const db = openDatabase(tmp.path(`sync-${mode}.db`), { synchronous: mode });
     expect(db.$client.query<{ synchronous: number }, []>("PRAGMA synchronous").get()?.synchronous).toBe(value);

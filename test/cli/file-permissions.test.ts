@@ -8,8 +8,8 @@ import { afterAll, expect, test } from "bun:test";
 import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { backupDatabase } from "../../src/ops/backup.ts";
 import { restoreDatabase } from "../../src/ops/restore.ts";
-import { closeDatabase, openDatabase } from "../../src/storage/database.ts";
-import { migrate } from "../../src/storage/migrate.ts";
+import { closeDatabase, openDatabase } from "../../src/storage/sqlite/database.ts";
+import { migrate } from "../../src/storage/sqlite/migrate.ts";
 import { runCli, tempDir } from "./cliHarness.ts";
 import { sqliteOnly } from "../support/testDatabase.ts";
 

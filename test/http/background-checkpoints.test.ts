@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createLogger } from "../../src/log.ts";
-import { BackgroundCheckpoints, useCheckpointWorkerScript } from "../../src/storage/backgroundCheckpoints.ts";
+import { BackgroundCheckpoints, useCheckpointWorkerScript } from "../../src/storage/sqlite/backgroundCheckpoints.ts";
 import { eventually } from "../support/eventually.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { describeSqliteOnly } from "../support/testDatabase.ts";
 
 /**
- * The SQLite file is checkpointed by a worker thread (src/storage/backgroundCheckpoints.ts): the
+ * The SQLite file is checkpointed by a worker thread (src/storage/sqlite/backgroundCheckpoints.ts): the
  * serving connection's own threshold is only a safety net, the worker copies the log back into
  * the file as quotes are written, and a worker that cannot run hands checkpoints back.
  */
@@ -51,7 +51,7 @@ describeSqliteOnly("a worker that cannot run", () => {
     server = await startTestServer({ demo: false, app: { logger: createLogger("info", (line) => logLines.push(line)) } });
   });
   afterAll(async () => {
-    useCheckpointWorkerScript(new URL("../../src/storage/checkpointWorker.ts", import.meta.url).href);
+    useCheckpointWorkerScript(new URL("../../src/storage/sqlite/checkpointWorker.ts", import.meta.url).href);
     await server.close();
   });
 

@@ -1,6 +1,6 @@
 /**
  * The plain prepared statements behind a broker's detail and its lookup by id
- * (src/storage/brokerLookups.ts) read exactly what drizzle's typed queries read, value for
+ * (src/storage/stores/brokerLookups.ts) read exactly what drizzle's typed queries read, value for
  * value and type for type (JSON columns parsed, booleans, nulls), for every demo broker and for
  * one whose optional fields are all empty: the detail built from them (toBrokerDetail,
  * unchanged) is therefore the same answer, byte for byte.
@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { brokerLocations, brokers } from "../../db/schema.ts";
-import { BrokerLookups } from "../../src/storage/brokerLookups.ts";
+import { BrokerLookups } from "../../src/storage/stores/brokerLookups.ts";
 import { insertBroker } from "../support/directoryFixtures.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 

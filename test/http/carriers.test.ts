@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import catalogue from "../../db/seed/carriers.json" with { type: "json" };
-import { loadCarriers } from "../../db/seed/loadCarriers.ts";
+import catalogue from "../../src/storage/stores/carriers.json" with { type: "json" };
+import { loadCarriers } from "../../src/storage/stores/loadCarriers.ts";
 import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 

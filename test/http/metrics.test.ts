@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { isLocalClient, isLoopbackAddress } from "../../src/adapters/http/loopback.ts";
-import { decideMetricsAccess } from "../../src/ops/metricsAccess.ts";
+import { decideMetricsAccess } from "../../src/adapters/metrics/metricsAccess.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const TOKEN = "metrics-token-for-tests-0123456789";

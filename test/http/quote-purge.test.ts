@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { QUOTE_PURGE_BATCH, QUOTE_PURGE_GRACE_MS } from "../../src/storage/quotePurge.ts";
+import { QUOTE_PURGE_BATCH, QUOTE_PURGE_GRACE_MS } from "../../src/storage/stores/quotePurge.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { onPostgres, sqliteOnly } from "../support/testDatabase.ts";
 

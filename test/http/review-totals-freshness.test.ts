@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { brokers } from "../../db/schema.ts";
-import { BrokerStore } from "../../src/storage/brokerStore.ts";
-import { openDatabase, type DirectoryDb } from "../../src/storage/database.ts";
+import { BrokerStore } from "../../src/storage/stores/brokerStore.ts";
+import { openDatabase, type DirectoryDb } from "../../src/storage/sqlite/database.ts";
 import { insertBroker, insertReview } from "../support/directoryFixtures.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { describeSqliteOnly } from "../support/testDatabase.ts";

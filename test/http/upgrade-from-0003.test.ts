@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MIGRATIONS } from "../../db/migrations.ts";
-import { isVerifiedFor, teamSizeFor } from "../../db/seed/profileBands.ts";
+import { isVerifiedFor, teamSizeFor } from "../../src/demo/profileBands.ts";
 import type { RunningApp } from "../../src/app.ts";
-import { closeDatabase, openDatabase } from "../../src/storage/database.ts";
+import { closeDatabase, openDatabase } from "../../src/storage/sqlite/database.ts";
 import { applyMigrationsBefore, startUpgradedApp } from "../support/oldDatabase.ts";
 import { describeSqliteOnly } from "../support/testDatabase.ts";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MIGRATIONS } from "../../db/migrations.ts";
 import type { RunningApp } from "../../src/app.ts";
-import { closeDatabase, openDatabase } from "../../src/storage/database.ts";
+import { closeDatabase, openDatabase } from "../../src/storage/sqlite/database.ts";
 import { applyMigrationsBefore, startUpgradedApp } from "../support/oldDatabase.ts";
 import { describeSqliteOnly } from "../support/testDatabase.ts";
 

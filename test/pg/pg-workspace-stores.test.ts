@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LINK_LIFETIME_MS, SESSION_IDLE_MS } from "../../src/auth/consoleSecrets.ts";
 import { createLogger } from "../../src/log.ts";
 import { createPgStores, type PgStores, type RunningPgStores } from "../../src/storage/pg/pgStores.ts";
-import { QUOTE_PURGE_GRACE_MS } from "../../src/storage/quotePurge.ts";
-import type { StoredLead } from "../../src/storage/leadStore.ts";
+import { QUOTE_PURGE_GRACE_MS } from "../../src/storage/stores/quotePurge.ts";
+import type { StoredLead } from "../../src/storage/stores/leadStore.ts";
 import { storedLead } from "../support/storedLead.ts";
-import type { StoredQuote } from "../../src/storage/quoteStore.ts";
+import type { StoredQuote } from "../../src/storage/stores/quoteStore.ts";
 import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 
 let db: PgTestDatabase;

@@ -1,5 +1,5 @@
 import { brokerLines, brokerLocations, brokers, reviews } from "../../db/schema.ts";
-import type { DirectoryDb } from "../../src/storage/database.ts";
+import type { DirectoryDb } from "../../src/storage/sqlite/database.ts";
 import { foldText } from "../../src/domain/text.ts";
 
 export interface FixtureBroker {

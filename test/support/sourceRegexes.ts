@@ -69,7 +69,8 @@ function walk(node: Node, visit: (node: Node) => void): void {
   }
 }
 
-function tsFiles(dir: string): string[] {
+/** The TypeScript files under `dir`, declaration files left out. */
+export function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return tsFiles(path);

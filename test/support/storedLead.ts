@@ -1,4 +1,4 @@
-import type { StoredLead } from "../../src/storage/leadStore.ts";
+import type { StoredLead } from "../../src/storage/stores/leadStore.ts";
 
 /** A lead row as the stores take it, for tests that write through a store directly: `ld_<workspaceId>_<n>`. */
 export function storedLead(workspaceId: string, n: number, extra: Partial<StoredLead> = {}): StoredLead {

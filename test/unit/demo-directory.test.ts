@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { generateDirectory } from "../../db/seed/generateDirectory.ts";
+import { generateDirectory } from "../../src/demo/generateDirectory.ts";
 import { normalizePostalCode, postalCodeBelongsTo } from "../../src/domain/postalCode.ts";
 import { PROVINCES, type ProvinceCode } from "../../src/domain/provinces.ts";
 import { DEMO_DIRECTORY } from "../../src/demo/ensureDemoData.ts";

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { estimateBytes } from "../../src/cache/estimateBytes.ts";
-import { brokerDetailBytes, reviewPageBytes } from "../../src/storage/directoryReadBytes.ts";
+import { brokerDetailBytes, reviewPageBytes } from "../../src/storage/stores/directoryReadBytes.ts";
 import type { BrokerDetail } from "../../src/schemas/broker.ts";
 import type { Review } from "../../src/schemas/review.ts";
 

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
-import { openDatabase } from "../../src/storage/database.ts";
-import { migrate } from "../../src/storage/migrate.ts";
-import { BrokerStore } from "../../src/storage/brokerStore.ts";
+import { openDatabase } from "../../src/storage/sqlite/database.ts";
+import { migrate } from "../../src/storage/sqlite/migrate.ts";
+import { BrokerStore } from "../../src/storage/stores/brokerStore.ts";
 import { insertBroker } from "../support/directoryFixtures.ts";
 
 test("the directory version is read once per event-loop turn and a write is seen on the next turn", async () => {

@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
 import { PROVINCE_CODES } from "../../src/domain/provinces.ts";
-import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
-import { countFacet, facetCombos } from "../../src/storage/facetCounts.ts";
-import { officePlaces } from "../../src/storage/officePlaces.ts";
-import { combosOf, withComboCounts, type RankCombos } from "../../src/storage/rankCombos.ts";
+import type { BrokerAttributes } from "../../src/storage/search/brokerAttributes.ts";
+import { countFacet, facetCombos } from "../../src/storage/search/facetCounts.ts";
+import { officePlaces } from "../../src/storage/search/officePlaces.ts";
+import { combosOf, withComboCounts, type RankCombos } from "../../src/storage/search/rankCombos.ts";
 import { seededRandom } from "../support/seededRandom.ts";
 
 /** Matches per combination, counted one match at a time into a fresh array: the reference. */

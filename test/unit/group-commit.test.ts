@@ -1,11 +1,11 @@
 /**
- * Group commit (src/storage/groupCommit.ts): writes handed over in one event-loop turn share
+ * Group commit (src/storage/sqlite/groupCommit.ts): writes handed over in one event-loop turn share
  * one transaction, each is acknowledged only once committed, a write that fails is rolled back
  * alone and fails only its own caller, and a fault that ends the transaction fails them all.
  */
 import type { Database } from "bun:sqlite";
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { GroupCommit } from "../../src/storage/groupCommit.ts";
+import { GroupCommit } from "../../src/storage/sqlite/groupCommit.ts";
 import { walDatabasePair, type WalDatabasePair } from "../support/walDatabasePair.ts";
 
 let files: WalDatabasePair;

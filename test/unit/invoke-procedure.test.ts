@@ -9,8 +9,8 @@ import { createCaller } from "../../src/router/appRouter.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../src/router/procedureCatalog.ts";
 import type { Context } from "../../src/router/trpc.ts";
 import { createServices } from "../../src/services.ts";
-import { closeDatabase, openDatabase } from "../../src/storage/database.ts";
-import { migrate } from "../../src/storage/migrate.ts";
+import { closeDatabase, openDatabase } from "../../src/storage/sqlite/database.ts";
+import { migrate } from "../../src/storage/sqlite/migrate.ts";
 import { insertBroker } from "../support/directoryFixtures.ts";
 
 // REST and MCP run procedures through callProcedure (src/router/invokeProcedure.ts), a copy of

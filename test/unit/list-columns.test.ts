@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ListColumns } from "../../src/storage/listColumns.ts";
+import { ListColumns } from "../../src/storage/search/listColumns.ts";
 import { seededRandom } from "../support/seededRandom.ts";
 
 /** Text as brokers have it: plain, accented (Latin-1, which SQLite gives as 16-bit strings), beyond Latin-1, or empty. */

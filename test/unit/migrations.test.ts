@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { JOURNAL_TAGS, MIGRATIONS } from "../../db/migrations.ts";
-import { openDatabase } from "../../src/storage/database.ts";
-import { migrate, SchemaTooNewError } from "../../src/storage/migrate.ts";
+import { openDatabase } from "../../src/storage/sqlite/database.ts";
+import { migrate, SchemaTooNewError } from "../../src/storage/sqlite/migrate.ts";
 
 test("every drizzle-kit migration is embedded, in order", () => {
   expect(MIGRATIONS.map((m) => m.tag)).toEqual([...JOURNAL_TAGS]);

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { cosOfLatitude, EARTH_RADIUS_KM, haversineKm, kmOfChord2 } from "../../src/domain/geo/distance.ts";
-import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
-import { OfficeGrid } from "../../src/storage/officeGrid.ts";
-import { nearSet } from "../../src/storage/rankSets.ts";
+import type { BrokerAttributes } from "../../src/storage/search/brokerAttributes.ts";
+import { OfficeGrid } from "../../src/storage/search/officeGrid.ts";
+import { nearSet } from "../../src/storage/search/rankSets.ts";
 import { seededRandom } from "../support/seededRandom.ts";
 
 test.each([

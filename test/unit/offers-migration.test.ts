@@ -5,9 +5,9 @@
  */
 import { expect, test } from "bun:test";
 import { MIGRATIONS } from "../../db/migrations.ts";
-import { openDatabase } from "../../src/storage/database.ts";
-import { migrate } from "../../src/storage/migrate.ts";
-import { QuoteStore } from "../../src/storage/quoteStore.ts";
+import { openDatabase } from "../../src/storage/sqlite/database.ts";
+import { migrate } from "../../src/storage/sqlite/migrate.ts";
+import { QuoteStore } from "../../src/storage/stores/quoteStore.ts";
 import { applyMigrationsBefore } from "../support/oldDatabase.ts";
 
 const OFFERS_IN_QUOTES = "0011_offers_in_quotes";

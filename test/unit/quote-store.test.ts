@@ -1,12 +1,12 @@
 /**
- * The SQLite quote store (src/storage/quoteStore.ts; its PostgreSQL twin is tested in
+ * The SQLite quote store (src/storage/stores/quoteStore.ts; its PostgreSQL twin is tested in
  * test/pg/pg-workspace-stores.test.ts): a quote and its offers are one row, read back as written,
  * and an offer that is not whole cents is refused with nothing stored.
  */
 import { expect, test } from "bun:test";
-import { openDatabase } from "../../src/storage/database.ts";
-import { migrate } from "../../src/storage/migrate.ts";
-import { QuoteStore, type StoredQuote } from "../../src/storage/quoteStore.ts";
+import { openDatabase } from "../../src/storage/sqlite/database.ts";
+import { migrate } from "../../src/storage/sqlite/migrate.ts";
+import { QuoteStore, type StoredQuote } from "../../src/storage/stores/quoteStore.ts";
 
 function store() {
   const db = openDatabase(":memory:");

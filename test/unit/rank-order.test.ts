@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import type { BrokerAttributes } from "../../src/storage/brokerAttributes.ts";
+import type { BrokerAttributes } from "../../src/storage/search/brokerAttributes.ts";
 import { EARTH_RADIUS_KM } from "../../src/domain/geo/distance.ts";
-import { globalOrder, orderRanks, reorder } from "../../src/storage/rankOrder.ts";
-import type { RankSet } from "../../src/storage/rankSets.ts";
-import { smallestSorted } from "../../src/storage/smallestSorted.ts";
+import { globalOrder, orderRanks, reorder } from "../../src/storage/search/rankOrder.ts";
+import type { RankSet } from "../../src/storage/search/rankSets.ts";
+import { smallestSorted } from "../../src/storage/search/smallestSorted.ts";
 import { seededRandom } from "../support/seededRandom.ts";
 
 describe("smallestSorted: the first keys of a full sort, without sorting them all", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { carrierRows } from "../../db/seed/loadCarriers.ts";
+import { carrierRows } from "../../src/storage/stores/loadCarriers.ts";
 import type { Carrier } from "../../src/domain/rating/carrier.ts";
 import { carrierFactor, fnv1a } from "../../src/domain/rating/carrier.ts";
 import { MAX_OFFERS, MIN_OFFERS, rateQuote, type RatingRequest } from "../../src/domain/rating/ratingEngine.ts";

@@ -1,11 +1,11 @@
 /**
- * ReadSnapshot (src/storage/readSnapshot.ts): the statements of one read see one snapshot even
+ * ReadSnapshot (src/storage/sqlite/readSnapshot.ts): the statements of one read see one snapshot even
  * when another process commits between them, the transaction never outlives the read (value or
  * error), and inside a transaction already open the read joins it.
  */
 import type { Database } from "bun:sqlite";
 import { afterEach, beforeEach, expect, test } from "bun:test";
-import { ReadSnapshot } from "../../src/storage/readSnapshot.ts";
+import { ReadSnapshot } from "../../src/storage/sqlite/readSnapshot.ts";
 import { walDatabasePair, type WalDatabasePair } from "../support/walDatabasePair.ts";
 
 let files: WalDatabasePair;

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { estimateBytes } from "../../src/cache/estimateBytes.ts";
-import { searchAnswerBytes } from "../../src/storage/searchAnswerBytes.ts";
+import { searchAnswerBytes } from "../../src/storage/search/searchAnswerBytes.ts";
 
 const item = (i: number, distanceKm?: number) => ({
   id: String(900_000 + i),

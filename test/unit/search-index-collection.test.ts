@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { openDatabase } from "../../src/storage/database.ts";
-import { DirectoryVersion } from "../../src/storage/directoryVersion.ts";
-import { migrate } from "../../src/storage/migrate.ts";
-import { SearchIndex } from "../../src/storage/searchIndex.ts";
+import { openDatabase } from "../../src/storage/sqlite/database.ts";
+import { DirectoryVersion } from "../../src/storage/sqlite/directoryVersion.ts";
+import { migrate } from "../../src/storage/sqlite/migrate.ts";
+import { SearchIndex } from "../../src/storage/search/searchIndex.ts";
 import { insertBroker } from "../support/directoryFixtures.ts";
 
 /** A directory of three brokers, its version, and an index whose collections are counted. */

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { abbreviateAuthorName } from "../../src/domain/authorName.ts";
 import { foldText, slugify } from "../../src/domain/text.ts";
-import { toFtsQuery } from "../../src/storage/fullTextSearch.ts";
+import { toFtsQuery } from "../../src/storage/search/fullTextSearch.ts";
 
 test("foldText ignores case, accents and extra spaces", () => {
   expect(foldText("  Montréal ")).toBe("montreal");

@@ -2,15 +2,15 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadDirectory } from "../../db/seed/loadDirectory.ts";
+import { loadDirectory } from "../../src/demo/loadDirectory.ts";
 import { fsaCodes } from "../../src/domain/geo/fsaCentroids.ts";
 import { createLogger } from "../../src/log.ts";
 import { callProcedure, procedureFacts, procedurePaths, type ProcedurePath } from "../../src/router/procedureCatalog.ts";
 import { appRouter } from "../../src/router/appRouter.ts";
 import type { Context } from "../../src/router/trpc.ts";
 import { createServices } from "../../src/services.ts";
-import { closeDatabase, openDatabase } from "../../src/storage/database.ts";
-import { migrate } from "../../src/storage/migrate.ts";
+import { closeDatabase, openDatabase } from "../../src/storage/sqlite/database.ts";
+import { migrate } from "../../src/storage/sqlite/migrate.ts";
 
 // Procedures marked trustedOutput skip tRPC's output check on REST and MCP (see Meta in
 // src/router/trpc.ts). That is only sound while their answers are already exactly what the

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import type { DailyUsage, KeyUsageStore } from "../../src/storage/keyUsageStore.ts";
-import { UsageCounter, utcDay } from "../../src/storage/usageCounter.ts";
+import type { DailyUsage, KeyUsageStore } from "../../src/storage/stores/keyUsageStore.ts";
+import { UsageCounter, utcDay } from "../../src/storage/stores/usageCounter.ts";
 
 /** A stand-in for the daily table that records what each flush wrote. */
 function fakeStore(fail = false) {

@@ -4,10 +4,10 @@ import { dlopen, FFIType, ptr } from "bun:ffi";
 import { closeSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { openDatabase } from "../../src/storage/database.ts";
-import { MetaCounter } from "../../src/storage/metaCounter.ts";
-import { migrate } from "../../src/storage/migrate.ts";
-import { WalChangeSignal } from "../../src/storage/walChangeSignal.ts";
+import { openDatabase } from "../../src/storage/sqlite/database.ts";
+import { MetaCounter } from "../../src/storage/sqlite/metaCounter.ts";
+import { migrate } from "../../src/storage/sqlite/migrate.ts";
+import { WalChangeSignal } from "../../src/storage/sqlite/walChangeSignal.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -114,7 +114,7 @@ test("watching the signal keeps SQLite's lock on the -shm, and a command beside 
   dirs.push(dir);
   const path = join(dir, "directory.db");
   const script = join(dir, "server.ts");
-  const src = (file: string) => JSON.stringify(join(import.meta.dir, "../../src/storage", file));
+  const src = (file: string) => JSON.stringify(join(import.meta.dir, "../../src/storage/sqlite", file));
   await Bun.write(
     script,
     `import { openDatabase } from ${src("database.ts")};

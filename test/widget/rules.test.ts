@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
-import canada from "../../db/seed/canada.json" with { type: "json" };
+import canada from "../../src/domain/canada.json" with { type: "json" };
 import { quoteDetailsSchemas, QUOTE_LINES as SERVER_LINES } from "../../src/domain/quotes/details.ts";
 import * as server from "../../src/domain/postalCode.ts";
 import type { ProvinceCode } from "../../src/domain/provinces.ts";

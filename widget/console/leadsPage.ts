@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
-import { INSURANCE_LINES } from "../../db/seed/vocabulary.ts";
+import { INSURANCE_LINES } from "../../src/domain/insuranceLines.ts";
 import { LEAD_SOURCES, LEAD_STATUSES } from "../../src/router/leads/leadVocabulary.ts";
 import type { LeadView } from "../../src/router/leads/leadSchemas.ts";
 import type { Pagination } from "../../src/schemas/pagination.ts";

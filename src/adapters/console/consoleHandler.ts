@@ -4,7 +4,7 @@ import { csrfTokenFor, looksLikeSecret, sameSecret } from "../../auth/consoleSec
 import { SCOPES } from "../../auth/scopes.ts";
 import { createCaller } from "../../router/appRouter.ts";
 import type { Services } from "../../services.ts";
-import type { ConsoleSession } from "../../storage/consoleSessionStore.ts";
+import type { ConsoleSession } from "../../storage/stores/consoleSessionStore.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvDownload, type CsvPage } from "../http/csvResponse.ts";
 import { errorResponse, jsonResponse } from "../http/json.ts";

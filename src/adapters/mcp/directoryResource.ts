@@ -1,6 +1,6 @@
 import type { Principal } from "../../auth/admitRequest.ts";
 import type { BrokerDetail } from "../../schemas/broker.ts";
-import type { BrokerStore } from "../../storage/brokerStore.ts";
+import type { BrokerStore } from "../../storage/stores/brokerStore.ts";
 import { StreamedText } from "./streamedText.ts";
 
 /**

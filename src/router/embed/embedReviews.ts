@@ -1,4 +1,4 @@
-import { publishedBrokerRef } from "../../storage/brokerStore.ts";
+import { publishedBrokerRef } from "../../storage/stores/brokerStore.ts";
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { z } from "zod";
 import { averageRating, ratingSchema } from "../../schemas/broker.ts";

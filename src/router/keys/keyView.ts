@@ -1,6 +1,6 @@
 import { keyStatus } from "../../auth/keyStatus.ts";
 import type { Scope } from "../../auth/scopes.ts";
-import type { KeyListing } from "../../storage/keyStore.ts";
+import type { KeyListing } from "../../storage/stores/keyStore.ts";
 import type { KeyView } from "./keySchemas.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import type { Principal } from "../../auth/admitRequest.ts";
 import type { KeyLimits } from "../../auth/keyVocabulary.ts";
-import type { KeyListing, KeyWriteRefusal } from "../../storage/keyStore.ts";
+import type { KeyListing, KeyWriteRefusal } from "../../storage/stores/keyStore.ts";
 import type { KeyStorePort } from "../../storage/ports.ts";
 
 /** A key of the caller's workspace; another workspace's key gets the answer an unknown id gets. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { csvDocument, csvRows } from "../../domain/csv.ts";
-import type { LeadCursor, StoredLead } from "../../storage/leadStore.ts";
+import type { LeadCursor, StoredLead } from "../../storage/stores/leadStore.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { leadFilterInput, toLeadFilter } from "./leadFilters.ts";
 import { optionalText } from "./leadSchemas.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { LeadFilter } from "../../storage/leadStore.ts";
+import type { LeadFilter } from "../../storage/stores/leadStore.ts";
 import { LEAD_SOURCES, LEAD_STATUSES, leadInsuranceType, optionalText } from "./leadSchemas.ts";
 
 /** The inbox filters, shared by the list and the CSV export; empty values mean "any". */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INSURANCE_LINES } from "../../../db/seed/vocabulary.ts";
+import { INSURANCE_LINES } from "../../domain/insuranceLines.ts";
 import { normalizeNorthAmericanPhone } from "../../domain/phone.ts";
 import { resolveQuoteLine, LINE_LABELS } from "../../domain/quotes/insuranceTypes.ts";
 import { foldText } from "../../domain/text.ts";

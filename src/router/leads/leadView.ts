@@ -1,4 +1,4 @@
-import type { StoredLead } from "../../storage/leadStore.ts";
+import type { StoredLead } from "../../storage/stores/leadStore.ts";
 import type { LeadView } from "./leadSchemas.ts";
 
 export function toLeadView(lead: StoredLead): LeadView {

@@ -1,6 +1,6 @@
 import { LINE_LABELS } from "../../domain/quotes/insuranceTypes.ts";
 import { centsToDollars } from "../../domain/rating/money.ts";
-import type { StoredQuote } from "../../storage/quoteStore.ts";
+import type { StoredQuote } from "../../storage/stores/quoteStore.ts";
 import type { QuoteView } from "./quoteSchemas.ts";
 
 /** A stored quote as callers see it, with `expired` judged at `now`. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { reviewRatingParam, reviewSortParam } from "../../schemas/reviewParams.ts";
 import { reviewSchema } from "../../schemas/review.ts";
-import { publishedBrokerRef, type PublishedBroker } from "../../storage/brokerStore.ts";
+import { publishedBrokerRef, type PublishedBroker } from "../../storage/stores/brokerStore.ts";
 import type { Services } from "../../services.ts";
 import { brokerSlug } from "../brokers/getBroker.ts";
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
-import { DAY_MS, utcDay } from "../../storage/usageCounter.ts";
+import { DAY_MS, utcDay } from "../../storage/stores/usageCounter.ts";
 import { scopedProcedure } from "../trpc.ts";
 
 export const MAX_USAGE_DAYS = 30;

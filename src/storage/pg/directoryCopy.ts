@@ -23,6 +23,9 @@ export type DirectoryTable = keyof typeof DIRECTORY_TABLES;
 /** A row of a directory table: one type for both dialects. */
 export type DirectoryRow<T extends DirectoryTable> = (typeof DIRECTORY_TABLES)[T]["sqlite"]["$inferSelect"];
 
+/** Taken by every writer of the whole directory or the carriers, so two seeds (two instances' demo data, two carrier syncs) queue. */
+export const SEED_LOCK = 0x62726b736565; // "brksee"
+
 /** PostgreSQL accepts at most 65,535 bound parameters per statement. */
 const PG_MAX_PARAMETERS = 65_535;
 /** Rows per INSERT into PostgreSQL: under the parameter limit, and a statement of a few hundred kB. */

@@ -1,5 +1,5 @@
 import { PG_MIGRATIONS } from "../../../db/migrationsPg.ts";
-import { refuseNewerSchema } from "../migrate.ts";
+import { refuseNewerSchema } from "../sqlite/migrate.ts";
 import { closePostgres, openPostgres, unreachable, type PgDb, type PgOptions } from "./pgDatabase.ts";
 
 /**

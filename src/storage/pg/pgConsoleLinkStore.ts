@@ -4,7 +4,7 @@ import { hashSecret, LINK_LIFETIME_MS, newSecret } from "../../auth/consoleSecre
 import type { ConsoleLinkStorePort } from "../ports.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
-/** ConsoleLinkStore over PostgreSQL (see src/storage/consoleLinkStore.ts): a link opens one session, on any instance. */
+/** ConsoleLinkStore over PostgreSQL (see src/storage/stores/consoleLinkStore.ts): a link opens one session, on any instance. */
 export class PgConsoleLinkStore implements ConsoleLinkStorePort {
   constructor(private readonly pg: PgDb) {}
 

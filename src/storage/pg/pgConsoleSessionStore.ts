@@ -1,12 +1,12 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { consoleSessions } from "../../../db/schema.pg.ts";
 import { hashSecret, newSecret, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../auth/consoleSecrets.ts";
-import { LAST_SEEN_PRECISION_MS, type ConsoleSession } from "../consoleSessionStore.ts";
+import { LAST_SEEN_PRECISION_MS, type ConsoleSession } from "../stores/consoleSessionStore.ts";
 import type { ConsoleSessionStorePort } from "../ports.ts";
-import type { StorageHealth } from "../storageHealth.ts";
+import type { StorageHealth } from "../sqlite/storageHealth.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
-/** ConsoleSessionStore over PostgreSQL (see src/storage/consoleSessionStore.ts): a session works on every instance. */
+/** ConsoleSessionStore over PostgreSQL (see src/storage/stores/consoleSessionStore.ts): a session works on every instance. */
 export class PgConsoleSessionStore implements ConsoleSessionStorePort {
   constructor(
     private readonly pg: PgDb,

@@ -18,9 +18,9 @@ import {
   type NewKey,
   type StoredKey,
   type Workspace,
-} from "../keyStore.ts";
+} from "../stores/keyStore.ts";
 import type { KeyStorePort } from "../ports.ts";
-import type { StorageHealth } from "../storageHealth.ts";
+import type { StorageHealth } from "../sqlite/storageHealth.ts";
 import { VersionedCache } from "../versionedCache.ts";
 import { storable, type PgDb } from "./pgDatabase.ts";
 
@@ -38,7 +38,7 @@ async function lockAndCountLive(tx: PgTx, workspaceId: string, now: number): Pro
 const { hash: _hash, ...LISTED_COLUMNS } = getTableColumns(apiKeys);
 
 /**
- * KeyStore over PostgreSQL (see src/storage/keyStore.ts for the behaviour, kept identical).
+ * KeyStore over PostgreSQL (see src/storage/stores/keyStore.ts for the behaviour, kept identical).
  * Admission reads keys from a cache keyed on keys_version as this process knows it
  * (PgVersionWatch): a hit answers synchronously, with no round trip; a miss asks PostgreSQL.
  * After its own writes the store re-reads the version before answering, so this instance's very

@@ -1,10 +1,10 @@
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import { apiKeys, keyUsageDaily } from "../../../db/schema.pg.ts";
-import type { DailyUsage } from "../keyUsageStore.ts";
+import type { DailyUsage } from "../stores/keyUsageStore.ts";
 import type { KeyUsageStorePort } from "../ports.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
-/** KeyUsageStore over PostgreSQL (see src/storage/keyUsageStore.ts): every instance adds to the same rows. */
+/** KeyUsageStore over PostgreSQL (see src/storage/stores/keyUsageStore.ts): every instance adds to the same rows. */
 export class PgKeyUsageStore implements KeyUsageStorePort {
   constructor(private readonly pg: PgDb) {}
 

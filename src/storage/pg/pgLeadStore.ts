@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { leadEvents, leads } from "../../../db/schema.pg.ts";
 import { foldText } from "../../domain/text.ts";
-import { exportPageOf, leadConditions, matchesSearch, SEARCH_SCAN_LIMIT, type LeadCursor, type LeadExportPage, type LeadFilter, type StoredLead, type StoredLeadEvent } from "../leadStore.ts";
+import { exportPageOf, leadConditions, matchesSearch, SEARCH_SCAN_LIMIT, type LeadCursor, type LeadExportPage, type LeadFilter, type StoredLead, type StoredLeadEvent } from "../stores/leadStore.ts";
 import type { LeadStorePort } from "../ports.ts";
 import { storable, type PgDb } from "./pgDatabase.ts";
 
@@ -10,7 +10,7 @@ const { seq: _seq, ...LEAD_COLUMNS } = getTableColumns(leads);
 /** Newest first; seq breaks ties within a millisecond (insertion order), as rowid does in SQLite. */
 const NEWEST_FIRST = [desc(leads.createdAt), desc(leads.seq)];
 
-/** LeadStore over PostgreSQL (see src/storage/leadStore.ts for the behaviour, kept identical). */
+/** LeadStore over PostgreSQL (see src/storage/stores/leadStore.ts for the behaviour, kept identical). */
 export class PgLeadStore implements LeadStorePort {
   constructor(private readonly pg: PgDb) {}
 

@@ -1,9 +1,9 @@
-import { QUOTE_PURGE_BATCH, QUOTE_PURGE_GRACE_MS, nextPurgeStart } from "../quotePurge.ts";
+import { QUOTE_PURGE_BATCH, QUOTE_PURGE_GRACE_MS, nextPurgeStart } from "../stores/quotePurge.ts";
 import type { QuotePurgePort } from "../ports.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
 /**
- * QuotePurge over PostgreSQL (see src/storage/quotePurge.ts for the rules, kept identical): one
+ * QuotePurge over PostgreSQL (see src/storage/stores/quotePurge.ts for the rules, kept identical): one
  * batch per call, oldest expiry first, each batch one short transaction. Several instances may
  * purge at once: a quote deleted by another is simply not counted here.
  */

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { quotes } from "../../../db/schema.pg.ts";
 import type { QuoteStorePort } from "../ports.ts";
-import { offerColumns, storedQuote, type StoredQuote } from "../quoteStore.ts";
+import { offerColumns, storedQuote, type StoredQuote } from "../stores/quoteStore.ts";
 import { storable, type PgDb } from "./pgDatabase.ts";
 
-/** QuoteStore over PostgreSQL (see src/storage/quoteStore.ts for the behaviour, kept identical). */
+/** QuoteStore over PostgreSQL (see src/storage/stores/quoteStore.ts for the behaviour, kept identical). */
 export class PgQuoteStore implements QuoteStorePort {
   constructor(private readonly pg: PgDb) {}
 

@@ -1,7 +1,7 @@
 import type { Logger } from "../../log.ts";
 import { FaultEpisodes } from "../faultEpisodes.ts";
 import type { StorageFault } from "../storageFault.ts";
-import { UNREACHABLE, type DatabaseChecks } from "../storageHealth.ts";
+import { UNREACHABLE, type DatabaseChecks } from "../sqlite/storageHealth.ts";
 import { isPgFullyMigrated } from "./migratePg.ts";
 import type { PgDb } from "./pgDatabase.ts";
 

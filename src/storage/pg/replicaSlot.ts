@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { OWNER_ONLY_MODE } from "../ownerOnly.ts";
+import { OWNER_ONLY_MODE } from "../sqlite/ownerOnly.ts";
 
 const LOCK = ".lock";
 /** The replica file and the companions SQLite makes beside it. */

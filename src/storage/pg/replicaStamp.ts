@@ -1,6 +1,6 @@
 import { MIGRATIONS } from "../../../db/migrations.ts";
 import { PG_MIGRATIONS } from "../../../db/migrationsPg.ts";
-import type { DirectoryDb } from "../database.ts";
+import type { DirectoryDb } from "../sqlite/database.ts";
 import type { PgDb } from "./pgDatabase.ts";
 import { bootId } from "./replicaSlot.ts";
 

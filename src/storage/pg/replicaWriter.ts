@@ -1,6 +1,6 @@
 import { asc } from "drizzle-orm";
 import { carriers } from "../../../db/schema.ts";
-import type { DirectoryDb } from "../database.ts";
+import type { DirectoryDb } from "../sqlite/database.ts";
 import { sqliteInserter, type DirectoryRow } from "./directoryCopy.ts";
 import type { BrokerBundle } from "./replicaSource.ts";
 

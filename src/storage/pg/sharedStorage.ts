@@ -1,6 +1,6 @@
-import { loadCarriersPg } from "../../../db/seed/loadCarriers.ts";
+import { loadCarriersPg } from "../stores/loadCarriers.ts";
 import type { Logger } from "../../log.ts";
-import type { DirectoryDb } from "../database.ts";
+import type { DirectoryDb } from "../sqlite/database.ts";
 import type { WorkspaceStorePorts } from "../ports.ts";
 import { DirectoryReplica } from "./directoryReplica.ts";
 import { openMigratedPostgres } from "./migratePg.ts";

@@ -1,0 +1,54 @@
+import type { DirectoryDb } from "../../storage/sqlite/database.ts";
+import { errorResponse } from "../http/json.ts";
+import { databaseBytes } from "../../ops/databaseSize.ts";
+import type { HttpMetrics } from "../../ops/httpMetrics.ts";
+import { decideMetricsAccess } from "./metricsAccess.ts";
+import type { CacheStats } from "../../cache/boundedCache.ts";
+import { cacheGauges } from "../../ops/cacheGauges.ts";
+import { logLinesLost } from "../../logOutput.ts";
+
+export interface MetricsEndpointOptions {
+  metrics: HttpMetrics;
+  db: DirectoryDb;
+  /** METRICS_TOKEN: lets a remote scraper in with `Authorization: Bearer <token>`. */
+  token: string | undefined;
+  /** The sizes of the server's caches, rendered as gauges. */
+  caches?: () => readonly CacheStats[];
+  /** Requests begun and not yet finished (InFlightResponses: what graceful stop waits for). */
+  inFlight?: () => number;
+}
+
+const STARTED_AT_SECONDS = Math.floor(Date.now() / 1000);
+
+/** GET /metrics (the front door refuses other methods): the request metrics plus a few gauges read at scrape time. */
+export function createMetricsEndpoint({ metrics, db, token, caches, inFlight }: MetricsEndpointOptions) {
+  /** `local`: the request comes from this machine, directly (isLocalClient). */
+  return function serveMetrics(request: Request, local: boolean): Response {
+    const access = decideMetricsAccess({ local, authorization: request.headers.get("authorization"), token });
+    if (!access.allowed) {
+      const headers: Record<string, string> = access.status === 401 ? { "WWW-Authenticate": 'Bearer realm="metrics"' } : {};
+      return errorResponse(access.status, access.message, headers);
+    }
+    const gauges = [
+      "# HELP broker_directory_database_bytes Size of the SQLite database on disk (main file plus write-ahead log).",
+      "# TYPE broker_directory_database_bytes gauge",
+      `broker_directory_database_bytes ${databaseBytes(db.$client)}`,
+      "# HELP process_resident_memory_bytes Resident memory of the server process.",
+      "# TYPE process_resident_memory_bytes gauge",
+      `process_resident_memory_bytes ${process.memoryUsage.rss()}`,
+      "# HELP process_start_time_seconds Start time of the process since the Unix epoch.",
+      "# TYPE process_start_time_seconds gauge",
+      `process_start_time_seconds ${STARTED_AT_SECONDS}`,
+      "# HELP broker_directory_http_requests_in_flight Requests received and not yet finished (this scrape included); a graceful stop waits for them.",
+      "# TYPE broker_directory_http_requests_in_flight gauge",
+      `broker_directory_http_requests_in_flight ${inFlight?.() ?? 0}`,
+      "# HELP broker_directory_log_lines_lost_total Log lines dropped because their output (standard output or error) could not be written.",
+      "# TYPE broker_directory_log_lines_lost_total counter",
+      `broker_directory_log_lines_lost_total ${logLinesLost()}`,
+      ...cacheGauges(caches?.() ?? []),
+    ];
+    return new Response(metrics.render() + gauges.join("\n") + "\n", {
+      headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  };
+}

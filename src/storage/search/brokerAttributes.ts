@@ -1,0 +1,247 @@
+import { PROVINCE_CODES } from "../../domain/provinces.ts";
+import { foldText } from "../../domain/text.ts";
+import { ListColumns } from "./listColumns.ts";
+import { OfficeGrid } from "./officeGrid.ts";
+import { officePlaces } from "./officePlaces.ts";
+import { combosOf, type RankCombos } from "./rankCombos.ts";
+import { flattenLists, type RankLists } from "./rankLists.ts";
+import type { DirectoryDb } from "../sqlite/database.ts";
+
+/**
+ * The lookup facts of a published broker by id (see BrokerStore.findById): the index keeps
+ * them for every rank, and stores/brokerLookups.ts reads the same shape from SQLite.
+ */
+export interface RefRow {
+  id: number;
+  slug: string;
+  name: string;
+  reviewCount: number;
+  r1: number;
+  r2: number;
+  r3: number;
+  r4: number;
+  r5: number;
+}
+
+/** Values of one kind (cities, lines, languages…) numbered in first-seen order, with a display name each. */
+class Vocabulary {
+  readonly names: string[] = [];
+  private readonly byKey = new Map<string, number>();
+  private readonly byName = new Map<string, number>();
+  /** The id of a display name, folded once per distinct name (folding is the costly part). */
+  idOfName(name: string): number {
+    let id = this.byName.get(name);
+    if (id === undefined) this.byName.set(name, (id = this.idOf(foldText(name), name)));
+    return id;
+  }
+  idOf(key: string, name: string): number {
+    let id = this.byKey.get(key);
+    if (id === undefined) {
+      id = this.names.length;
+      this.byKey.set(key, id);
+      this.names.push(name);
+    }
+    return id;
+  }
+  find(key: string): number | undefined {
+    return this.byKey.get(key);
+  }
+}
+
+/**
+ * What discovery needs of each published broker, by rank (alphabetical position), in typed
+ * arrays: ratings, the verification mark, every office (coordinates, province, city) and the
+ * broker's lines, languages and specialties as numbered values. Loaded from the database in
+ * two queries when a search first needs it after the directory version moved, then read by
+ * searches, sorts and facet counts without touching SQL or allocating per broker.
+ */
+export class BrokerAttributes {
+  readonly averageRating: Float64Array;
+  readonly reviewCount: Int32Array;
+  /** Published reviews per star: rank r's one- to five-star counts are slots 5r … 5r + 4 (what a reviews page's total reads). */
+  readonly starCounts: Int32Array;
+  readonly verified: Uint8Array;
+  /** Offices of rank r are the slots officeStart[r] … officeStart[r + 1]) of the office arrays. */
+  readonly officeStart: Int32Array;
+  readonly officeLat: Float64Array;
+  readonly officeLng: Float64Array;
+  /** Index into PROVINCE_CODES. */
+  readonly officeProvince: Uint8Array;
+  readonly officeCity: Int32Array;
+  /** The rank each office slot belongs to. */
+  readonly officeRank: Int32Array;
+  /** The offices with coordinates in grid order: a near search reads only the cells its box overlaps. */
+  readonly grid: OfficeGrid;
+  readonly cities = new Vocabulary();
+  readonly lines = new Vocabulary();
+  readonly languages = new Vocabulary();
+  readonly specialties = new Vocabulary();
+  readonly linesOf: RankLists;
+  readonly languagesOf: RankLists;
+  readonly specialtiesOf: RankLists;
+  /** The same lists grouped by content, and each rank's offices' places: what facet counts read. */
+  readonly lineCombos: RankCombos;
+  readonly languageCombos: RankCombos;
+  readonly officeCombos: RankCombos;
+  /** What a list item shows, so a page needs no query. */
+  readonly list: ListColumns;
+
+  constructor(db: DirectoryDb, rankOfId: Int32Array, n: number) {
+    const rankOf = (id: number) => (id < rankOfId.length ? rankOfId[id]! : -1);
+    this.averageRating = new Float64Array(n);
+    this.reviewCount = new Int32Array(n);
+    this.starCounts = new Int32Array(5 * n);
+    this.verified = new Uint8Array(n);
+    const lineLists: Int32Array[] = new Array(n).fill(EMPTY);
+    const languageLists: Int32Array[] = new Array(n).fill(EMPTY);
+    const specialtyLists: Int32Array[] = new Array(n).fill(EMPTY);
+    // Raw rows (arrays, JSON lists as their text): most brokers share a few list texts, so each
+    // distinct text is parsed and numbered once.
+    const lineIds = listReader(this.lines);
+    const languageIds = listReader(this.languages);
+    const specialtyIds = listReader(this.specialties);
+    // One sequential pass over the table (the published index would cost a lookup per row), then
+    // each broker in rank order, so values are numbered, and named, where alphabetically first seen.
+    const rows = db.$client
+      .query(
+        "SELECT id, average_rating, review_count, is_verified, insurance_lines, languages, specialties, name, slug, description, province, city, " +
+          "rating_1, rating_2, rating_3, rating_4, rating_5 " +
+          "FROM brokers NOT INDEXED WHERE published = 1",
+      )
+      .values() as [number, number | null, number, number, string, string, string, string, string, string, string, string, number, number, number, number, number][];
+    this.list = new ListColumns(n);
+    const rowOfRank = new Int32Array(n).fill(-1);
+    for (let i = 0; i < rows.length; i++) {
+      const rank = rankOf(rows[i]![0]);
+      if (rank >= 0) rowOfRank[rank] = i;
+    }
+    for (let rank = 0; rank < n; rank++) {
+      if (rowOfRank[rank]! < 0) continue;
+      const [, averageRating, reviewCount, isVerified, lines, languages, specialties, name, slug, description, province, city, ...stars] = rows[rowOfRank[rank]!]!;
+      this.list.set(rank, name, slug, description, province, city);
+      this.setRatings(rank, averageRating, reviewCount, stars);
+      this.verified[rank] = isVerified ? 1 : 0;
+      lineLists[rank] = lineIds(lines);
+      languageLists[rank] = languageIds(languages);
+      specialtyLists[rank] = specialtyIds(specialties);
+    }
+    this.list.seal();
+    this.linesOf = flattenLists(lineLists);
+    this.languagesOf = flattenLists(languageLists);
+    this.specialtiesOf = flattenLists(specialtyLists);
+    this.lineCombos = combosOf(this.linesOf);
+    this.languageCombos = combosOf(this.languagesOf);
+
+    // Every office (those of unpublished brokers have no rank and are skipped below).
+    const officeRows = db.$client
+      .query("SELECT broker_id, province, city_key, city, latitude, longitude FROM broker_locations")
+      .values() as [number, string, string, string, number | null, number | null][];
+    // Offices grouped by rank (a counting sort that keeps the query's order within a rank).
+    this.officeStart = new Int32Array(n + 1);
+    const rankOfRow = new Int32Array(officeRows.length);
+    for (let i = 0; i < officeRows.length; i++) {
+      const rank = rankOf(officeRows[i]![0]);
+      rankOfRow[i] = rank;
+      if (rank >= 0) this.officeStart[rank + 1]!++;
+    }
+    for (let rank = 0; rank < n; rank++) this.officeStart[rank + 1]! += this.officeStart[rank]!;
+    const total = this.officeStart[n]!;
+    const rowOfSlot = new Int32Array(total);
+    const next = this.officeStart.slice(0, n);
+    for (let i = 0; i < officeRows.length; i++) {
+      const rank = rankOfRow[i]!;
+      if (rank >= 0) rowOfSlot[next[rank]!++] = i;
+    }
+    this.officeLat = new Float64Array(total);
+    this.officeLng = new Float64Array(total);
+    this.officeProvince = new Uint8Array(total);
+    this.officeCity = new Int32Array(total);
+    this.officeRank = new Int32Array(total);
+    const provinceIndex = new Map<string, number>(PROVINCE_CODES.map((code, i) => [code, i]));
+    // Slot order (rank by rank), so each city is numbered, and named, where it is first seen.
+    for (let rank = 0; rank < n; rank++) {
+      for (let slot = this.officeStart[rank]!; slot < this.officeStart[rank + 1]!; slot++) {
+        const [, province, cityKey, city, lat, lng] = officeRows[rowOfSlot[slot]!]!;
+        // An office without coordinates can never be "near": NaN fails every distance test.
+        this.officeLat[slot] = lat ?? Number.NaN;
+        this.officeLng[slot] = lng ?? Number.NaN;
+        this.officeProvince[slot] = provinceIndex.get(province) ?? 0;
+        this.officeCity[slot] = this.cities.idOf(cityKey, city);
+        this.officeRank[slot] = rank;
+      }
+    }
+    this.officeCombos = combosOf(officePlaces(this.officeStart, this.officeProvince, this.officeCity));
+    this.grid = new OfficeGrid(this.officeLat, this.officeLng, this.officeRank);
+  }
+
+  /** A broker's ratings as the brokers row has them (its triggers keep them): at load, and for each review written since. */
+  setRatings(rank: number, averageRating: number | null, reviewCount: number, stars: readonly number[]): void {
+    this.averageRating[rank] = averageRating ?? 0;
+    this.reviewCount[rank] = reviewCount;
+    this.starCounts.set(stars, 5 * rank);
+  }
+
+  /** What a lookup by id needs of the published broker of this rank (see BrokerStore.findById). */
+  ref(rank: number, id: number): RefRow {
+    const s = this.starCounts;
+    const at = 5 * rank;
+    const { name, slug } = this.list.nameAndSlug(rank);
+    return { id, slug, name, reviewCount: this.reviewCount[rank]!, r1: s[at]!, r2: s[at + 1]!, r3: s[at + 2]!, r4: s[at + 3]!, r5: s[at + 4]! };
+  }
+
+  private near: NearScratch | undefined;
+  /** nearSet's scratch space, one slot (or bit) per rank: `best` all +Infinity and `touchedBits` all 0 (it resets what it writes), the others any. */
+  nearScratch(): NearScratch {
+    const n = this.averageRating.length;
+    this.near ??= {
+      best: new Float64Array(n).fill(Number.POSITIVE_INFINITY),
+      touchedBits: new Int32Array(Math.ceil(n / 32)),
+      touched: new Int32Array(n),
+      distances: new Float64Array(n),
+    };
+    return this.near;
+  }
+
+  /** Ranks (ascending) whose list holds `valueId`. */
+  ranksWith(lists: RankLists, valueId: number | undefined): Int32Array {
+    if (valueId === undefined) return new Int32Array(0);
+    const out: number[] = [];
+    for (let rank = 0; rank + 1 < lists.start.length; rank++) {
+      for (let k = lists.start[rank]!; k < lists.start[rank + 1]!; k++) {
+        if (lists.values[k] === valueId) {
+          out.push(rank);
+          break;
+        }
+      }
+    }
+    return Int32Array.from(out);
+  }
+
+  /** Approximate bytes held (for cache accounting). */
+  bytes(): number {
+    const arrays = [this.averageRating, this.reviewCount, this.starCounts, this.verified, this.officeLat, this.officeLng, this.officeProvince, this.officeCity,
+      this.officeStart, this.linesOf.start, this.linesOf.values, this.languagesOf.start, this.languagesOf.values,
+      this.specialtiesOf.start, this.specialtiesOf.values,
+      ...[this.lineCombos, this.languageCombos, this.officeCombos].flatMap((combos) => [combos.comboOf, combos.lists.start, combos.lists.values])];
+    return arrays.reduce((sum, a) => sum + a.byteLength, this.grid.bytes());
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+interface NearScratch {
+  best: Float64Array;
+  touchedBits: Int32Array;
+  touched: Int32Array;
+  distances: Float64Array;
+}
+
+/** Numbers the values of a JSON list text (as stored) in a vocabulary; each distinct text is read once. */
+function listReader(vocabulary: Vocabulary): (json: string) => Int32Array {
+  const seen = new Map<string, Int32Array>();
+  return (json) => {
+    let ids = seen.get(json);
+    if (!ids) seen.set(json, (ids = Int32Array.from(JSON.parse(json) as string[], (name) => vocabulary.idOfName(name))));
+    return ids;
+  };
+}
