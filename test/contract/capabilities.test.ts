@@ -27,15 +27,17 @@ test("every procedure is in the table with the scope it enforces, and every REST
   expect(restCells).toContain("GET /api/v1/embed/brokers/:slug/photo.svg");
 });
 
-test("a REST route and a tool take their scope and output schema from their procedure", () => {
+test("a REST route and a tool take their scope, output schema and directoryRead from their procedure", () => {
   for (const route of restRoutes) {
     const facts = procedureFacts(route.procedure);
-    expect({ route: route.path, scope: route.scope }).toEqual({ route: route.path, scope: facts.scope });
+    expect({ route: route.path, scope: route.scope, directoryRead: route.directoryRead }).toEqual({ route: route.path, scope: facts.scope, directoryRead: facts.directoryRead });
     expect(route.output).toBe(facts.output);
   }
   for (const tool of tools) {
     const facts = procedureFacts(tool.procedure);
-    expect({ tool: tool.name, scope: tool.scope }).toEqual({ tool: tool.name, scope: facts.scope });
+    expect({ tool: tool.name, scope: tool.scope, directoryRead: tool.directoryRead }).toEqual({ tool: tool.name, scope: facts.scope, directoryRead: facts.directoryRead });
     expect(tool.output).toBe(facts.output);
   }
+  // The directory's reads, and only they, are kept by the adapters' caches.
+  expect(procedurePaths().filter((path) => procedureFacts(path).directoryRead)).toEqual(["brokers.search", "brokers.get", "reviews.list", "embed.brokers", "embed.reviews"]);
 });

@@ -17,7 +17,7 @@ export const getBrokerInput = z.object({ slug: brokerSlug });
  * our code from typed rows (see Meta.trustedOutput; test/unit/trusted-output.test.ts).
  */
 export const getBroker = scopedProcedure("brokers:read")
-  .meta({ trustedOutput: true })
+  .meta({ trustedOutput: true, directoryRead: true })
   .input(getBrokerInput)
   .output(brokerDetailSchema)
   .query(({ ctx, input }) => {

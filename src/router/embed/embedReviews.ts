@@ -38,6 +38,7 @@ export const embedReviewsOutput = z.object({
 
 /** The reviews widget: a published broker's rating summary and latest published reviews. */
 export const embedReviews = scopedProcedure("reviews:read")
+  .meta({ directoryRead: true })
   .input(embedReviewsInput)
   .output(embedReviewsOutput)
   .query(({ ctx, input }) => {

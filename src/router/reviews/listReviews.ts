@@ -35,7 +35,7 @@ export const listReviewsOutput = pagedSchema(reviewSchema, "Published reviews, i
  * customers' words, but a string passes the output schema as it is.
  */
 export const listReviews = scopedProcedure("reviews:read")
-  .meta({ trustedOutput: true })
+  .meta({ trustedOutput: true, directoryRead: true })
   .input(listReviewsInput)
   .output(listReviewsOutput)
   .query(({ ctx, input }) => {
