@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { BROKER_PHOTO_ROUTE } from "../router/embed/photoUrl.ts";
 import { procedureFacts, procedurePaths } from "../router/procedureCatalog.ts";
 import { resourceProcedures } from "./mcp/resources.ts";
 import { tools } from "./mcp/tools.ts";
 import { restRoutes } from "./rest/restRoutes.ts";
-import { BROKER_PHOTO_ROUTE } from "./static/brokerPhoto.ts";
 import { TRPC_ENDPOINT } from "./trpc/trpcHandler.ts";
 
 /** One capability and every door to it. */
