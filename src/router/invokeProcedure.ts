@@ -30,7 +30,17 @@ export interface ProcedureDefinition {
 }
 
 /**
- * Runs a procedure for an in-process adapter (REST, MCP) exactly as tRPC's server-side caller
+ * The one door for in-process calls (REST, MCP, the console); tRPC's own surface keeps tRPC's
+ * fetchRequestHandler. Why this copy and not tRPC's createCaller everywhere: measured with
+ * scripts/bench/invokeCost.ts (ns per call, same app, same inputs), the caller costs 10 to 60 µs
+ * more per call than this door: brokers.search 2.7 µs here against ~50 µs through a caller,
+ * brokers.get 1.5 against ~17 µs, leads.list 6.7 against ~20 µs — a share of a whole REST
+ * request (~115 to 150 µs over loopback) no adapter should pay. So @trpc/server is pinned to
+ * an exact version in package.json (with @trpc/client, whose peer dependency names it exactly),
+ * and test/unit/invoke-procedure.test.ts checks the pin and the equivalence: upgrading tRPC is a
+ * deliberate change that re-reads callRecursive and runs that test.
+ *
+ * Runs a procedure for an in-process adapter exactly as tRPC's server-side caller
  * does — the same middlewares, in the same order, with the same options, errors turned into
  * TRPCErrors the same way — without its costs: the caller's proxy, and tRPC's objectSpread
  * helper, which copies every option property by property at each of a procedure's middleware
