@@ -7,6 +7,13 @@ const province = z.enum(PROVINCE_CODES).describe("Two-letter province or territo
 /** Broker ids are opaque strings (spec 2.1): clients must not do arithmetic on them. */
 export const brokerId = z.string().describe('The broker\'s id, an opaque string such as "92" (the reviews endpoint takes it)');
 
+export const brokerSlug = z
+  .string({ error: "is required: the broker's slug, e.g. maple-leaf-insurance-brokers" })
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .max(200, { error: "must be at most 200 characters" })
+  .describe("The broker's slug, as returned by search");
+
 export const averageRating = z
   .number()
   .describe("Mean of the published reviews' ratings (1–5), two decimals; 0 when there are none (reviewCount 0)");

@@ -1,14 +1,7 @@
 import { publishedBrokerOrThrow } from "./publishedBroker.ts";
 import { z } from "zod";
-import { brokerDetailSchema } from "../../schemas/broker.ts";
+import { brokerDetailSchema, brokerSlug } from "../../schemas/broker.ts";
 import { scopedProcedure } from "../trpc.ts";
-
-export const brokerSlug = z
-  .string({ error: "is required: the broker's slug, e.g. maple-leaf-insurance-brokers" })
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(200, { error: "must be at most 200 characters" })
-  .describe("The broker's slug, as returned by search");
 
 export const getBrokerInput = z.object({ slug: brokerSlug });
 

@@ -1,9 +1,10 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Services } from "../../services.ts";
-import { quoteSchema } from "../quotes/quoteSchemas.ts";
+import { quoteSchema } from "../../schemas/quote.ts";
 import { toQuoteView } from "../quotes/quoteView.ts";
-import { LEAD_STATUSES, leadSchema } from "./leadSchemas.ts";
+import { LEAD_STATUSES } from "../../domain/leadVocabulary.ts";
+import { leadSchema } from "../../schemas/lead.ts";
 import { toLeadView } from "./leadView.ts";
 
 export const leadId = z

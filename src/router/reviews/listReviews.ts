@@ -1,11 +1,11 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { brokerSlug } from "../../schemas/broker.ts";
 import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { reviewRatingParam, reviewSortParam } from "../../schemas/reviewParams.ts";
 import { reviewSchema } from "../../schemas/review.ts";
 import { publishedBrokerRef, type PublishedBroker } from "../../storage/brokerStore.ts";
 import type { Services } from "../../services.ts";
-import { brokerSlug } from "../brokers/getBroker.ts";
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { scopedProcedure } from "../trpc.ts";
 
