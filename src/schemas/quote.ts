@@ -2,14 +2,10 @@ import { z } from "zod";
 import { PROVINCE_CODES } from "../domain/provinces.ts";
 import { QUOTE_LINE_LABELS } from "../domain/quotes/insuranceTypes.ts";
 import { requiredOr } from "./fieldErrors.ts";
+import { idText } from "./idText.ts";
 
 /** A quote as every procedure that answers with one shows it (quotes.create, quotes.get, a lead's detail), and the id that names it. */
-export const quoteId = z
-  .string({ error: requiredOr("must be text: a quote id such as qt_3f2a…") })
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(64, { error: "must be at most 64 characters" })
-  .describe("The quote's id, as returned when the quote was created");
+export const quoteId = idText(requiredOr("must be text: a quote id such as qt_3f2a…")).describe("The quote's id, as returned when the quote was created");
 
 export const quoteOfferSchema = z.object({
   carrier: z.string().describe("Carrier name"),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { keyStatus } from "../../auth/keyStatus.ts";
 import { scopeSchema, type Scope } from "../../auth/scopes.ts";
 import { requiredOr } from "../../schemas/fieldErrors.ts";
+import { idText } from "../../schemas/idText.ts";
 import type { KeyListing } from "../../storage/keyStore.ts";
 
 /** A key as every keys procedure shows it (never its secret), and the id that names it. */
@@ -22,12 +23,7 @@ export const keySchema = z.object({
 });
 export type KeyView = z.infer<typeof keySchema>;
 
-export const keyId = z
-  .string({ error: requiredOr("must be text: a key id such as key_0123456789abcdef") })
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(64, { error: "must be at most 64 characters" })
-  .describe("The key's id (key_…), as listed; never the key itself");
+export const keyId = idText(requiredOr("must be text: a key id such as key_0123456789abcdef")).describe("The key's id (key_…), as listed; never the key itself");
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
