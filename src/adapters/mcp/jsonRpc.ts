@@ -4,7 +4,8 @@
  * `jsonrpc`, `id` and one of `result` / `error` — never `"error": null`, never an extra key.
  */
 
-import { resultJson, type SerializedResult } from "./serializedResult.ts";
+// One way only: serializedResult.ts needs nothing of this file (an import circle was here once).
+import { SerializedResult } from "./serializedResult.ts";
 
 export type JsonRpcId = string | number;
 
@@ -111,4 +112,9 @@ export class McpProtocolError extends Error {
   toErrorObject(): JsonRpcErrorObject {
     return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
+}
+
+/** The JSON text of a result, serialized once. */
+function resultJson(result: JsonObject | SerializedResult): string {
+  return result instanceof SerializedResult ? result.json : JSON.stringify(result);
 }

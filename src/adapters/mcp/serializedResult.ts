@@ -1,5 +1,3 @@
-import type { JsonObject } from "./jsonRpc.ts";
-
 /**
  * A result already serialized as JSON (a tool result from the cache, see toolCall): the
  * envelope splices its text in as it is instead of serializing the object again. Only
@@ -16,9 +14,4 @@ export class SerializedResult {
  */
 export function toolResultJson(structuredJson: string): string {
   return `{"content":[{"type":"text","text":${JSON.stringify(structuredJson)}}],"structuredContent":${structuredJson}}`;
-}
-
-/** The JSON text of a result, serialized once. */
-export function resultJson(result: JsonObject | SerializedResult): string {
-  return result instanceof SerializedResult ? result.json : JSON.stringify(result);
 }
