@@ -71,6 +71,9 @@ const originList = (name: string) =>
     return origins;
   });
 
+/** Where the SQLite file is when neither --db nor DATABASE_PATH says (serve and every command). */
+export const DEFAULT_DATABASE_PATH = "./data/broker-directory.db";
+
 export const SETTINGS = {
   port: {
     flag: "port",
@@ -90,8 +93,8 @@ export const SETTINGS = {
     flag: "db",
     env: "DATABASE_PATH",
     placeholder: "PATH",
-    schema: z.string().trim().min(1, { error: "DATABASE_PATH / --db must not be empty" }).default("./data/broker-directory.db"),
-    help: "SQLite file, created if missing (default ./data/broker-directory.db)",
+    schema: z.string().trim().min(1, { error: "DATABASE_PATH / --db must not be empty" }).default(DEFAULT_DATABASE_PATH),
+    help: `SQLite file, created if missing (default ${DEFAULT_DATABASE_PATH})`,
   },
   databaseUrl: {
     flag: "database-url",
@@ -264,7 +267,7 @@ export const configSchema = z.object(
 export type Config = z.infer<typeof configSchema>;
 
 export interface ConfigSources {
-  /** Parsed serve flags by flag name ("port", "no-demo"…). */
+  /** Parsed flags by flag name ("port", "no-demo"…): serve's, or another command's that share them. */
   flags: Record<string, string | boolean | undefined>;
   env: Record<string, string | undefined>;
 }
@@ -288,17 +291,30 @@ export function describeSettings(): string {
 
 export function loadConfig({ flags, env }: ConfigSources): Config {
   const raw: Record<string, unknown> = {};
-  for (const [name, s] of Object.entries(SETTINGS) as [SettingName, Setting][]) {
-    // A switch flag sets its value when present: --no-demo false, --demo-public true.
-    const fromFlag = s.flag === null ? undefined : s.switch ? (flags[s.flag] ? (s.switchSets ?? false) : undefined) : flags[s.flag];
-    const fromEnv = s.env === null ? undefined : env[s.env];
-    raw[name] = fromFlag ?? (fromEnv === "" ? undefined : fromEnv);
-  }
+  for (const [name, s] of Object.entries(SETTINGS) as [SettingName, Setting][]) raw[name] = rawSetting(s, { flags, env });
   const result = configSchema.safeParse(raw);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => i.message).join("\n"));
   }
   return result.data;
+}
+
+/**
+ * One setting read exactly as serve reads it (flag, else environment, else default; checked by
+ * its schema), for the other commands, which take a few of serve's settings under the same flags
+ * (`--db` of migrate, seed, backup, restore, keys, console-link).
+ */
+export function readSetting<N extends SettingName>(name: N, sources: ConfigSources): Config[N] {
+  const result = SETTINGS[name].schema.safeParse(rawSetting(SETTINGS[name], sources));
+  if (!result.success) throw new ConfigError(result.error.issues.map((i) => i.message).join("\n"));
+  return result.data as Config[N];
+}
+
+/** The flag's value, else the environment's (empty counts as unset); a switch flag sets its value when present: --no-demo false, --demo-public true. */
+function rawSetting(s: Setting, { flags, env }: ConfigSources): unknown {
+  const fromFlag = s.flag === null ? undefined : s.switch ? (flags[s.flag] ? (s.switchSets ?? false) : undefined) : flags[s.flag];
+  const fromEnv = s.env === null ? undefined : env[s.env];
+  return fromFlag ?? (fromEnv === "" ? undefined : fromEnv);
 }
 
 /** REPLICA_DIR, or its default: a `replicas` directory beside the SQLite file's path. */

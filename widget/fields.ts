@@ -1,6 +1,6 @@
 /**
  * What each insurance line asks for, as a small table the quote form renders and validates.
- * It mirrors the zod schemas in src/domain/quotes/details.ts (zod itself would blow the
+ * It mirrors the zod schemas in src/schemas/quoteDetails.ts (zod itself would blow the
  * 30 KB bundle budget); test/widget/rules.test.ts compares bounds, options and required
  * flags against z.toJSONSchema of those schemas, so the two cannot drift silently.
  */

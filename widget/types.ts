@@ -5,8 +5,8 @@
 import type { z } from "zod";
 import type { embedBrokerSchema, embedBrokersInput, embedBrokersOutput } from "../src/router/embed/embedBrokers.ts";
 import type { embedReviewsInput, embedReviewsOutput } from "../src/router/embed/embedReviews.ts";
-import type { leadSchema } from "../src/router/leads/leadSchemas.ts";
-import type { quoteOfferSchema, quoteSchema } from "../src/router/quotes/quoteSchemas.ts";
+import type { leadSchema } from "../src/schemas/lead.ts";
+import type { quoteOfferSchema, quoteSchema } from "../src/schemas/quote.ts";
 import type { BrokerFacet, BrokerSort } from "../src/schemas/discovery.ts";
 import type { ReviewSort } from "../src/schemas/reviewParams.ts";
 

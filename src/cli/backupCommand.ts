@@ -1,3 +1,4 @@
+import { DEFAULT_DATABASE_PATH, readSetting } from "../config.ts";
 import { backupDatabase, BackupError } from "../ops/backup.ts";
 import { parseCommandArgs, UsageError } from "./cliSupport.ts";
 import { withoutPassword } from "./printableUrl.ts";
@@ -9,7 +10,7 @@ Writes a consistent copy of the database to <path> while the server keeps runnin
 (SQLite VACUUM INTO: one snapshot, compacted). Refuses to overwrite an existing file.
 Restore with 'broker-directory restore <path>' while the server is stopped.
 
-  --db PATH            the live database (default DATABASE_PATH or ./data/broker-directory.db)
+  --db PATH            the live database (default DATABASE_PATH or ${DEFAULT_DATABASE_PATH})
   --database-url URL   PostgreSQL (default DATABASE_URL, unless --db is given): prints the pg_dump command that backs
                        it up, and exits 1 (PostgreSQL's own tools do this job better)
   --json               print {"path", "bytes", "ms"} instead of a sentence`;
@@ -21,7 +22,7 @@ export function backupCommand(args: string[], env: Record<string, string | undef
   if (!target || positionals.length > 1) throw new UsageError("Name exactly one backup file: backup <path>.\nRun 'backup --help' for usage.");
   const url = postgresUrlOf(values, env);
   if (url) throw new BackupError(pgDumpGuidance(url, target));
-  const source = values.db ?? env.DATABASE_PATH ?? "./data/broker-directory.db";
+  const source = readSetting("databasePath", { flags: values, env });
   // A BackupError (target exists, source missing…) reaches main, which prints it and exits 1.
   const result = backupDatabase(source, target);
   if (values.json) return console.log(JSON.stringify(result));

@@ -1,3 +1,4 @@
+import { readSetting } from "../config.ts";
 import { closeDatabase, openDatabase, type DirectoryDb } from "../storage/sqlite/database.ts";
 import { migrate } from "../storage/sqlite/migrate.ts";
 import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
@@ -25,7 +26,7 @@ export async function onCommandDatabase<T>(
 ): Promise<CommandDatabaseRun<T>> {
   const url = postgresUrlOf(values, env);
   if (url === undefined) {
-    const target = values.db ?? env.DATABASE_PATH ?? "./data/broker-directory.db";
+    const target = readSetting("databasePath", { flags: values, env });
     const db = openDatabase(target);
     try {
       const { applied } = migrate(db);

@@ -1,3 +1,4 @@
+import { DEFAULT_DATABASE_PATH } from "../config.ts";
 import { parseCommandArgs } from "./cliSupport.ts";
 import { onCommandDatabase } from "./commandDatabase.ts";
 import { DATABASE_FLAGS } from "./workspaceStores.ts";
@@ -6,7 +7,7 @@ export const MIGRATE_HELP = `Usage: broker-directory migrate [--db PATH | --data
 
 Applies pending database migrations and exits. (serve does this at start too.)
 
-  --db PATH            SQLite file (default DATABASE_PATH or ./data/broker-directory.db)
+  --db PATH            SQLite file (default DATABASE_PATH or ${DEFAULT_DATABASE_PATH})
   --database-url URL   PostgreSQL instead (default DATABASE_URL, unless --db is given); an advisory lock makes
                        instances starting at the same time migrate once`;
 

@@ -2,6 +2,7 @@ import { loadCarriers, loadCarriersPg } from "../storage/stores/loadCarriers.ts"
 import { loadDirectory } from "../demo/loadDirectory.ts";
 import { loadDirectoryPg } from "../demo/loadDirectoryPg.ts";
 import type { DirectoryOptions } from "../demo/generateDirectory.ts";
+import { DEFAULT_DATABASE_PATH } from "../config.ts";
 import { parseCommandArgs, wholeNumberFlag } from "./cliSupport.ts";
 import { onCommandDatabase } from "./commandDatabase.ts";
 import { DATABASE_FLAGS } from "./workspaceStores.ts";
@@ -14,7 +15,7 @@ API keys, workspaces, leads and quotes are kept.
   --brokers N              brokers to generate, 1 to 1,000,000 (default 300)
   --reviews-per-broker M   average reviews per broker, 0 to 100 (default 12)
   --seed S                 random seed; the same seed gives the same directory (default 2026)
-  --db PATH                SQLite file (default DATABASE_PATH or ./data/broker-directory.db)
+  --db PATH                SQLite file (default DATABASE_PATH or ${DEFAULT_DATABASE_PATH})
   --database-url URL       PostgreSQL instead (default DATABASE_URL, unless --db is given): the directory is replaced in
                            one transaction and every running instance reloads its replica`;
 

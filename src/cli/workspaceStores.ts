@@ -1,3 +1,4 @@
+import { DEFAULT_DATABASE_PATH, readSetting } from "../config.ts";
 import { createLogger } from "../log.ts";
 import { ConsoleLinkStore } from "../storage/stores/consoleLinkStore.ts";
 import { ConsoleSessionStore } from "../storage/stores/consoleSessionStore.ts";
@@ -16,7 +17,7 @@ import { UsageError } from "./cliSupport.ts";
 /** The --db / --database-url flags of the commands that manage keys and console access. */
 export const DATABASE_FLAGS = { db: { type: "string" }, "database-url": { type: "string" } } as const;
 
-export const DATABASE_FLAGS_HELP = `--db PATH (default DATABASE_PATH or ./data/broker-directory.db), or PostgreSQL with
+export const DATABASE_FLAGS_HELP = `--db PATH (default DATABASE_PATH or ${DEFAULT_DATABASE_PATH}), or PostgreSQL with
 --database-url URL (default DATABASE_URL; --db given alone means the SQLite file).`;
 
 export interface WorkspaceStores {
@@ -35,7 +36,7 @@ export interface WorkspaceStores {
 export async function openWorkspaceStores(values: { db?: string; "database-url"?: string }, env: Record<string, string | undefined>): Promise<WorkspaceStores> {
   const url = postgresUrlOf(values, env);
   if (url === undefined) {
-    const db = openDatabase(values.db ?? env.DATABASE_PATH ?? "./data/broker-directory.db");
+    const db = openDatabase(readSetting("databasePath", { flags: values, env }));
     migrate(db);
     return {
       keys: new KeyStore(db),

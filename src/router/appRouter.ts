@@ -19,7 +19,7 @@ import { getQuote } from "./quotes/getQuote.ts";
 import { listReviews } from "./reviews/listReviews.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 
-/** Every procedure of the service. Adapters (REST, MCP, tRPC) reach them only through here. */
+/** Every procedure of the service. Adapters (REST, MCP, console, tRPC) reach them only through here. */
 export const appRouter = router({
   brokers: router({
     search: searchBrokers,
@@ -59,5 +59,9 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
+/**
+ * tRPC's own server-side caller. No adapter calls through it (they all use callProcedure): it is
+ * the reference test/unit/invoke-procedure.test.ts holds callProcedure to, and the baseline of
+ * scripts/bench/invokeCost.ts.
+ */
 export const createCaller = createCallerFactory(appRouter);
-export type Caller = ReturnType<typeof createCaller>;

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Scope } from "../auth/scopes.ts";
 import { appRouter, type AppRouter } from "./appRouter.ts";
 import { invokeProcedure, type ProcedureDefinition } from "./invokeProcedure.ts";
-import type { Context } from "./trpc.ts";
+import type { Context, Meta } from "./trpc.ts";
 
 /** "brokers.search" | "reviews.list" | …: every procedure's tRPC path, derived from the router. */
 type PathsOf<T, Prefix extends string = ""> = {
@@ -16,6 +16,8 @@ export interface ProcedureFacts {
   path: ProcedurePath;
   kind: "query" | "mutation";
   scope: Scope;
+  /** Its answer may be kept until the directory version moves (Meta.directoryRead). */
+  directoryRead: boolean;
   /** Its zod input and output schemas, for validation messages, JSON Schema and OpenAPI. */
   input: z.ZodType;
   output: z.ZodType;
@@ -24,7 +26,7 @@ export interface ProcedureFacts {
 interface ProcedureDef extends ProcedureDefinition {
   inputs: unknown[];
   output?: unknown;
-  meta?: { scope?: Scope };
+  meta?: Meta;
 }
 
 /**
@@ -39,7 +41,7 @@ export function procedureFacts(path: ProcedurePath): ProcedureFacts {
   if (inputs.length !== 1 || !isZod(inputs[0]) || !isZod(output)) {
     throw new Error(`${path}: a procedure must have exactly one zod input and a zod output.`);
   }
-  return { path, kind: type, scope: meta.scope, input: inputs[0], output };
+  return { path, kind: type, scope: meta.scope, directoryRead: meta.directoryRead === true, input: inputs[0], output };
 }
 
 /** Every procedure path of the router, in definition order (for the capability table). */

@@ -27,6 +27,12 @@ export interface Meta {
    * such procedure are already exactly what the schema makes of them, byte for byte.
    */
   trustedOutput?: true;
+  /**
+   * The answer depends only on the input and the published directory (no workspace data), so
+   * an adapter may keep it until the directory version moves: REST's response cache (GET
+   * routes) and MCP's tool result cache read this, never a flag of their own.
+   */
+  directoryRead?: true;
 }
 
 // isDev false: tRPC would otherwise put stack traces in error responses unless NODE_ENV is

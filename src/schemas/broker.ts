@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { PROVINCE_CODES } from "../domain/provinces.ts";
 import { TEAM_SIZES } from "../domain/teamSize.ts";
+import { idText } from "./idText.ts";
 
 const province = z.enum(PROVINCE_CODES).describe("Two-letter province or territory code");
 
 /** Broker ids are opaque strings (spec 2.1): clients must not do arithmetic on them. */
 export const brokerId = z.string().describe('The broker\'s id, an opaque string such as "92" (the reviews endpoint takes it)');
+
+export const brokerSlug = idText("is required: the broker's slug, e.g. maple-leaf-insurance-brokers", 200).describe("The broker's slug, as returned by search");
 
 export const averageRating = z
   .number()

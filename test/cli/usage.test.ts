@@ -54,6 +54,20 @@ test.each([
   expect(result.stderr).not.toContain("    at "); // no stack trace
 });
 
+// Every command reads --db / DATABASE_PATH through src/config.ts, as serve does: an empty --db
+// is refused in serve's words (it used to reach the file system as "Cannot open the database").
+test.each([
+  [["migrate", "--db", ""]],
+  [["seed", "--db", ""]],
+  [["backup", "copy.db", "--db", ""]],
+  [["restore", "copy.db", "--db", ""]],
+  [["keys", "list", "--db", ""]],
+])("%p reads --db as serve does: an empty path is refused with exit 2", async (args) => {
+  const result = await runCli(args as string[]);
+  expect(result.stderr).toContain("DATABASE_PATH / --db must not be empty");
+  expect(result.code).toBe(2);
+});
+
 test.each([
   ["PORT=99999", "PORT / --port must be 0 to 65535"],
   ["LOG_LEVEL=verbose", "LOG_LEVEL / --log-level must be one of"],

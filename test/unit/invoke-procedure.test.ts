@@ -13,8 +13,9 @@ import { closeDatabase, openDatabase } from "../../src/storage/sqlite/database.t
 import { migrate } from "../../src/storage/sqlite/migrate.ts";
 import { insertBroker } from "../support/directoryFixtures.ts";
 
-// REST and MCP run procedures through callProcedure (src/router/invokeProcedure.ts), a copy of
-// tRPC's caller loop without its costs. It must answer and fail exactly as the caller does.
+// REST, MCP and the console run procedures through callProcedure (src/router/invokeProcedure.ts),
+// a copy of tRPC's caller loop without its costs. It must answer and fail exactly as the caller
+// does, and it may only meet the @trpc/server it was written against.
 const dir = mkdtempSync(join(tmpdir(), "invoke-procedure-"));
 const db = openDatabase(join(dir, "directory.db"));
 migrate(db);
@@ -85,4 +86,18 @@ test("an input the adapter already parsed with the procedure's schema answers as
   const viaParsed = await outcome(() => callProcedure(contextFor(["brokers:read"]), "brokers.search", raw, parsed));
   expect(viaParsed).toEqual(viaCaller);
   expect(viaParsed).toHaveProperty("value.pagination.total", 1);
+});
+
+test("@trpc/server is pinned to the exact version invokeProcedure mirrors, and that version is the one installed", async () => {
+  const manifest = await Bun.file(new URL("../../package.json", import.meta.url)).json();
+  const lock = await Bun.file(new URL("../../package-lock.json", import.meta.url)).json();
+  const installed = (await import("@trpc/server/package.json", { with: { type: "json" } })).default.version;
+  const pinned = manifest.dependencies["@trpc/server"];
+  // An exact version, not a range: invokeProcedure copies internals a minor release may change.
+  expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+  expect(lock.packages[""].dependencies["@trpc/server"]).toBe(pinned);
+  expect(lock.packages["node_modules/@trpc/server"].version).toBe(pinned);
+  expect(installed).toBe(pinned);
+  // The client's peer dependency names the server's exact version: both move together.
+  expect(manifest.devDependencies["@trpc/client"]).toBe(pinned);
 });

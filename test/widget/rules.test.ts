@@ -5,7 +5,8 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import canada from "../../src/domain/canada.json" with { type: "json" };
-import { quoteDetailsSchemas, QUOTE_LINES as SERVER_LINES } from "../../src/domain/quotes/details.ts";
+import { QUOTE_LINES as SERVER_LINES } from "../../src/domain/quotes/details.ts";
+import { quoteDetailsSchemas } from "../../src/schemas/quoteDetails.ts";
 import * as server from "../../src/domain/postalCode.ts";
 import type { ProvinceCode } from "../../src/domain/provinces.ts";
 import { QUOTE_LINES, quoteFields, type FieldRule } from "../../widget/fields.ts";
@@ -43,7 +44,7 @@ function fromSchema(name: string, s: JsonSchema, required: boolean): FieldRule {
 
 const dates = [new Date("2026-06-01T00:00:00Z"), new Date("2031-01-01T00:00:00Z")];
 
-describe("quote field table = src/domain/quotes/details.ts", () => {
+describe("quote field table = src/schemas/quoteDetails.ts", () => {
   test("same insurance lines", () => {
     expect(QUOTE_LINES.map((l) => l.toLowerCase())).toEqual([...SERVER_LINES]);
   });

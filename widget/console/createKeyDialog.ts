@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
 import { EMBED_SCOPES, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS, SCOPES, type Scope } from "../../src/auth/keyVocabulary.ts";
 import { normalizeOrigin } from "../../src/domain/origin.ts";
-import type { KeyView } from "../../src/router/keys/keySchemas.ts";
+import type { KeyView } from "../../src/router/keys/keyView.ts";
 import { ConsoleDialog } from "./consoleDialog.ts";
 import { defineOnce, issuesByField } from "./consoleElement.ts";
 

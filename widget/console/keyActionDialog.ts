@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
 import { ROLL_GRACES, type RollGrace } from "../../src/auth/keyVocabulary.ts";
-import type { KeyView } from "../../src/router/keys/keySchemas.ts";
+import type { KeyView } from "../../src/router/keys/keyView.ts";
 import { ConsoleDialog } from "./consoleDialog.ts";
 import { defineOnce } from "./consoleElement.ts";
 

@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
-import type { KeyView } from "../../src/router/keys/keySchemas.ts";
+import type { KeyView } from "../../src/router/keys/keyView.ts";
 import { ConsoleElement, defineOnce } from "./consoleElement.ts";
 import { formatWhen } from "./i18n.ts";
 import type { BdCreateKeyDialog, CreatedKey } from "./createKeyDialog.ts";

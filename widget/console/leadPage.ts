@@ -1,6 +1,6 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
 import type { LeadDetail } from "../../src/router/leads/leadDetail.ts";
-import { LEAD_STATUSES, MAX_NOTES_LENGTH } from "../../src/router/leads/leadVocabulary.ts";
+import { LEAD_STATUSES, MAX_NOTES_LENGTH } from "../../src/domain/leadVocabulary.ts";
 import { formatMoney } from "../format.ts";
 import { ConsoleElement, defineOnce, issuesByField } from "./consoleElement.ts";
 import { formatWhen } from "./i18n.ts";

@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
 import { INSURANCE_LINES } from "../../src/domain/insuranceLines.ts";
-import { LEAD_SOURCES, LEAD_STATUSES } from "../../src/router/leads/leadVocabulary.ts";
-import type { LeadView } from "../../src/router/leads/leadSchemas.ts";
+import { LEAD_SOURCES, LEAD_STATUSES } from "../../src/domain/leadVocabulary.ts";
+import type { LeadView } from "../../src/schemas/lead.ts";
 import type { Pagination } from "../../src/schemas/pagination.ts";
 import { withQuery } from "./api.ts";
 import { ConsoleElement, defineOnce } from "./consoleElement.ts";

@@ -2,7 +2,8 @@ import { AttemptThrottle } from "../../auth/attemptThrottle.ts";
 import type { Principal } from "../../auth/admitRequest.ts";
 import { csrfTokenFor, looksLikeSecret, sameSecret } from "../../auth/consoleSecrets.ts";
 import { SCOPES } from "../../auth/scopes.ts";
-import { createCaller } from "../../router/appRouter.ts";
+import { callProcedure } from "../../router/procedureCatalog.ts";
+import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import type { ConsoleSession } from "../../storage/stores/consoleSessionStore.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
@@ -14,11 +15,13 @@ import { readBodyBytes } from "../http/readBodyBytes.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { TargetUrl } from "../http/splitUrl.ts";
+import { withPathParams } from "../http/withPathParams.ts";
 import { compilePaths, matchPath } from "../rest/pathMatcher.ts";
+import { queryInput } from "../rest/restRoute.ts";
 import { consoleScriptHandler } from "./consoleScript.ts";
 import { SIGN_IN_REFERRER_POLICY, withConsoleHeaders } from "./consoleHeaders.ts";
 import { badLinkPage, crossSitePage, htmlResponse, pageLanguage, shellPage, signInButtonPage, signInHelpPage, tooManyAttemptsPage } from "./consolePages.ts";
-import { consoleRoutes } from "./consoleRoutes.ts";
+import { CONSOLE_SESSION_ROUTES, consoleRoutes } from "./consoleRoutes.ts";
 import { clearedSessionCookie, sessionCookie, sessionSecretOf } from "./sessionCookie.ts";
 
 /**
@@ -164,15 +167,16 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     }
     const principal: Principal = { keyId: "console", workspaceId: session.workspaceId, scopes: new Set(SCOPES), origins: null };
     try {
-      const caller = createCaller({ services, principal, surface: "console", requestId: info.requestId, baseUrl: info.baseUrl });
+      const ctx: Context = { services, principal, surface: "console", requestId: info.requestId, baseUrl: info.baseUrl };
+      const route = match.value;
       const query = Object.fromEntries(url.searchParams);
-      if (match.value.answer === "csv") {
+      if (route.answer === "csv") {
         // Every page is streamed as one file (see csvDownload): the page cursor is never the browser's.
         const { cursor: _ignored, ...filters } = query;
         return await csvDownload({
           slots: services.downloads,
           bucket: `console:${session.idHash}`,
-          readPage: (cursor) => match.value.call(caller, { params: match.params, query: cursor === undefined ? filters : { ...filters, cursor }, body: undefined }) as Promise<CsvPage>,
+          readPage: (cursor) => callProcedure(ctx, route.procedure, queryInput({}, match.params, cursor === undefined ? filters : { ...filters, cursor })) as Promise<CsvPage>,
           charge: () => services.rateLimiter.consume(`console:${session.idHash}`, SESSION_RATE_LIMIT, services.now()),
           info,
           cut: services.drain.cut,
@@ -180,9 +184,9 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
           headers,
         });
       }
-      const body = match.value.body ? await readJsonBody(request) : undefined;
-      const result = await match.value.call(caller, { params: match.params, query, body });
-      return jsonResponse({ data: result }, match.value.status ?? 200, headers);
+      const input = route.body ? withPathParams(await readJsonBody(request), match.params) : queryInput({}, match.params, query);
+      const result = await callProcedure(ctx, route.procedure, input);
+      return jsonResponse({ data: result }, route.status ?? 200, headers);
     } catch (error) {
       const failure = toPublicError(error);
       if (failure.internal) {
@@ -213,8 +217,7 @@ async function formToken(request: Request): Promise<string | undefined> {
   return new URLSearchParams(new TextDecoder().decode(bytes)).get("token") ?? undefined;
 }
 
-/** The session's own endpoints, beside the procedure routes. */
-const SESSION_PATHS = new Set(["/console/api/session", "/console/api/sign-out"]);
+const SESSION_PATHS = new Set(CONSOLE_SESSION_ROUTES.map((route) => route.path));
 
 /**
  * Why a state-changing request is refused, or undefined when it carries this session's token

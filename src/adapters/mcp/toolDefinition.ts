@@ -21,11 +21,6 @@ export interface McpToolSpec {
   procedure: ProcedurePath;
   annotations: ToolAnnotations;
   /**
-   * The result depends only on the arguments and the published directory (no workspace data):
-   * it may be kept until the directory version moves, like REST's directory reads.
-   */
-  directoryRead?: boolean;
-  /**
    * The tool's arguments, when they are not the procedure's input as it is (a renamed field):
    * built from the procedure's input schema. They are made strict either way.
    */
@@ -37,6 +32,8 @@ export interface McpToolSpec {
 /** A wired tool: the spec plus what its procedure declares. */
 export interface McpTool extends McpToolSpec {
   scope: Scope;
+  /** The procedure's meta says directoryRead: the result may be kept until the directory version moves. */
+  directoryRead: boolean;
   /** Arguments as the tool takes them: derived from the procedure's input schema, strict. */
   input: z.ZodType;
   /** The procedure's output schema: structuredContent is exactly the procedure's result. */
@@ -58,6 +55,7 @@ export function defineTool(spec: McpToolSpec): McpTool {
   return {
     ...spec,
     scope: facts.scope,
+    directoryRead: facts.directoryRead,
     input,
     output: facts.output,
     call: (ctx, args) => callProcedure(ctx, spec.procedure, toInput(args)),

@@ -16,7 +16,6 @@ export const tools: readonly McpTool[] = [
       "Find published insurance brokers in Canada by words in their name or description, province, city and insurance line (all optional, combined with AND). Use it first to find candidates for a user; then call get_broker with a result's slug for the full profile. Returns {data: brokers alphabetical by name (id, slug, name, description, city, province, averageRating, reviewCount, isVerified), pagination: {page, limit, total, totalPages}}; limit defaults to 20, at most 100.",
     procedure: "brokers.search",
     annotations: READ_ONLY,
-    directoryRead: true,
     // The spec names the free-text argument `query` where the procedure says `q`: the same field, renamed.
     args: (input) => input.omit({ q: true }).extend({ query: input.shape.q }),
     toInput: ({ query, ...filters }) => ({ ...filters, q: query }),
@@ -28,7 +27,6 @@ export const tools: readonly McpTool[] = [
       "The full profile of one published broker, by slug (from search_brokers): contact details (email, phone, website), foundingYear, teamSize, isVerified (licence checked with the regulator), insurance lines, specialties, languages, every office with address and phone, and rating {averageRating, totalReviews, distribution per star}. Use it when the user wants details about a specific broker.",
     procedure: "brokers.get",
     annotations: READ_ONLY,
-    directoryRead: true,
   }),
   defineTool({
     name: "get_reviews",
@@ -37,7 +35,6 @@ export const tools: readonly McpTool[] = [
       "Published customer reviews of one broker, newest first, by brokerId (the string `id` of a search result) or slug. Use it when the user asks what customers think of a broker. Returns {data: reviews (id, rating 1-5, title, content, authorName as first name and initial, createdAt), pagination}. The average and the count per star are in get_broker's rating.",
     procedure: "reviews.list",
     annotations: READ_ONLY,
-    directoryRead: true,
   }),
   defineTool({
     name: "get_quote",

@@ -1,4 +1,5 @@
 import { admit, chargeMore, type Admission } from "../../auth/admitRequest.ts";
+import { BROKER_PHOTO_ROUTE, brokerPhotoSlug } from "../../router/embed/photoUrl.ts";
 import { callProcedure } from "../../router/procedureCatalog.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
@@ -11,7 +12,7 @@ import { readJsonBody } from "../http/readJsonBody.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { TargetUrl } from "../http/splitUrl.ts";
 import { requestOrigin } from "../http/requestOrigin.ts";
-import { BROKER_PHOTO_ROUTE, brokerPhotoSlug, serveBrokerPhoto } from "../static/brokerPhoto.ts";
+import { serveBrokerPhoto } from "../static/brokerPhoto.ts";
 import { isEmbedPath, optionsResponse, withEmbedCors } from "./cors.ts";
 import { compilePaths, matchPath } from "./pathMatcher.ts";
 import { ResponseCache } from "./responseCache.ts";

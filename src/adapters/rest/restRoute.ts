@@ -31,11 +31,6 @@ export interface RestRouteSpec {
   /** Input fields of the procedure this route does not take (left out of OpenAPI, dropped from the query). */
   hiddenInputs?: readonly string[];
   status?: number;
-  /**
-   * The answer depends only on the URL and the published directory (no workspace data), so the
-   * adapter may keep it until the directory version moves. Only for GET routes.
-   */
-  directoryRead?: boolean;
   /** How the procedure's result becomes the response body: as it is, inside `{ data }`, or a CSV file ({filename, csv}). */
   envelope: "as-is" | "data" | "csv";
 }
@@ -43,6 +38,8 @@ export interface RestRouteSpec {
 /** A wired route: the row plus what its procedure declares. */
 export interface RestRoute extends RestRouteSpec {
   scope: Scope;
+  /** A GET route to a procedure whose meta says directoryRead: its answer may be kept until the directory version moves. */
+  directoryRead: boolean;
   /** Zod schemas of the procedure behind the route (for the OpenAPI document). */
   input: z.ZodType;
   output: z.ZodType;
@@ -59,6 +56,7 @@ export function restRoute(spec: RestRouteSpec): RestRoute {
   return {
     ...spec,
     scope: facts.scope,
+    directoryRead: facts.directoryRead && spec.method === "GET",
     input: facts.input,
     output: facts.output,
     call: (ctx, { params, query, body }, parsed) =>

@@ -13,7 +13,6 @@ export const restRoutes: readonly RestRoute[] = [
     surface: "rest",
     procedure: "brokers.search",
     summary: "Search published brokers",
-    directoryRead: true,
     envelope: "as-is",
   }),
   restRoute({
@@ -22,7 +21,6 @@ export const restRoutes: readonly RestRoute[] = [
     surface: "rest",
     procedure: "brokers.get",
     summary: "Get a published broker by slug",
-    directoryRead: true,
     envelope: "data",
   }),
   restRoute({
@@ -33,7 +31,6 @@ export const restRoutes: readonly RestRoute[] = [
     // The path names the broker by id (spec 4.3); MCP's get_reviews may name it by slug.
     hiddenInputs: ["slug"],
     summary: "List a published broker's reviews, newest first",
-    directoryRead: true,
     envelope: "as-is",
   }),
   restRoute({
@@ -87,7 +84,6 @@ export const restRoutes: readonly RestRoute[] = [
     surface: "embed",
     procedure: "embed.brokers",
     summary: "Published brokers for the directory widget, with lines and picture",
-    directoryRead: true,
     envelope: "as-is",
   }),
   restRoute({
@@ -96,7 +92,6 @@ export const restRoutes: readonly RestRoute[] = [
     surface: "embed",
     procedure: "embed.reviews",
     summary: "A broker's rating summary and latest published reviews, for the reviews widget",
-    directoryRead: true,
     envelope: "data",
   }),
   // Issue 12 (workspace console): keys, lead follow-up and the CSV export, for scripts.

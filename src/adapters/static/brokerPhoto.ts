@@ -1,29 +1,9 @@
 import type { Services } from "../../services.ts";
 import { unknownSlugMessage } from "../../router/brokers/publishedBroker.ts";
+import { BROKER_PHOTO_ROUTE } from "../../router/embed/photoUrl.ts";
 import { fnv1a } from "../../domain/rating/carrier.ts";
 import { errorResponse } from "../http/json.ts";
 import { readOnlyRefusal } from "../http/methodRefusal.ts";
-
-/**
- * GET /api/v1/embed/brokers/{slug}/photo.svg: a published broker's picture, an SVG monogram
- * drawn from its name. Public, because an <img> cannot send the key; it reveals nothing the
- * embed list does not (published brokers only). Every piece of text is XML-escaped, the
- * document carries no script and is served with a CSP that forbids any, so even opened
- * directly it cannot run code.
- */
-export const BROKER_PHOTO_ROUTE = "/api/v1/embed/brokers/:slug/photo.svg";
-const PHOTO_PATH = /^\/api\/v1\/embed\/brokers\/([^/]+)\/photo\.svg$/;
-
-/** The slug when the path is a broker photo's, else undefined. */
-export function brokerPhotoSlug(pathname: string): string | undefined {
-  const match = PHOTO_PATH.exec(pathname);
-  if (!match) return undefined;
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    return undefined;
-  }
-}
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
@@ -50,6 +30,13 @@ export function monogramSvg(name: string, slug: string): string {
   );
 }
 
+/**
+ * GET /api/v1/embed/brokers/{slug}/photo.svg: a published broker's picture, an SVG monogram
+ * drawn from its name. Public, because an <img> cannot send the key; it reveals nothing the
+ * embed list does not (published brokers only). Every piece of text is XML-escaped, the
+ * document carries no script and is served with a CSP that forbids any, so even opened
+ * directly it cannot run code. The path is declared in src/router/embed/photoUrl.ts.
+ */
 export function serveBrokerPhoto(services: Services, request: Request, slug: string): Response {
   const refusal = readOnlyRefusal(request, BROKER_PHOTO_ROUTE);
   if (refusal) return refusal;

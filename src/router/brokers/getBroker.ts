@@ -1,14 +1,7 @@
 import { publishedBrokerOrThrow } from "./publishedBroker.ts";
 import { z } from "zod";
-import { brokerDetailSchema } from "../../schemas/broker.ts";
+import { brokerDetailSchema, brokerSlug } from "../../schemas/broker.ts";
 import { scopedProcedure } from "../trpc.ts";
-
-export const brokerSlug = z
-  .string({ error: "is required: the broker's slug, e.g. maple-leaf-insurance-brokers" })
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(200, { error: "must be at most 200 characters" })
-  .describe("The broker's slug, as returned by search");
 
 export const getBrokerInput = z.object({ slug: brokerSlug });
 
@@ -17,7 +10,7 @@ export const getBrokerInput = z.object({ slug: brokerSlug });
  * our code from typed rows (see Meta.trustedOutput; test/unit/trusted-output.test.ts).
  */
 export const getBroker = scopedProcedure("brokers:read")
-  .meta({ trustedOutput: true })
+  .meta({ trustedOutput: true, directoryRead: true })
   .input(getBrokerInput)
   .output(brokerDetailSchema)
   .query(({ ctx, input }) => {

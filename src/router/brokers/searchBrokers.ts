@@ -46,7 +46,7 @@ export const searchBrokersOutput = z.object({
 
 /** Published brokers matching every filter given, in the order asked for (alphabetical by name by default). */
 export const searchBrokers = scopedProcedure("brokers:read")
-  .meta({ trustedOutput: true })
+  .meta({ trustedOutput: true, directoryRead: true })
   .input(searchBrokersInput)
   .output(searchBrokersOutput)
   .query(({ ctx, input }) => {

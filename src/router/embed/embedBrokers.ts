@@ -37,6 +37,7 @@ export const embedBrokersOutput = z.object({
 
 /** The directory widget's list: published brokers matching the filters, with their lines and picture. */
 export const embedBrokers = scopedProcedure("brokers:read")
+  .meta({ directoryRead: true })
   .input(embedBrokersInput)
   .output(embedBrokersOutput)
   .query(({ ctx, input }) => {

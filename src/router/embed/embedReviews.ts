@@ -1,11 +1,10 @@
 import { publishedBrokerRef } from "../../storage/stores/brokerStore.ts";
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { z } from "zod";
-import { averageRating, ratingSchema } from "../../schemas/broker.ts";
+import { averageRating, brokerSlug, ratingSchema } from "../../schemas/broker.ts";
 import { reviewRatingParam, reviewSortParam } from "../../schemas/reviewParams.ts";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
 import { reviewSchema } from "../../schemas/review.ts";
-import { brokerSlug } from "../brokers/getBroker.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { brokerPhotoUrl } from "./photoUrl.ts";
 
@@ -38,6 +37,7 @@ export const embedReviewsOutput = z.object({
 
 /** The reviews widget: a published broker's rating summary and latest published reviews. */
 export const embedReviews = scopedProcedure("reviews:read")
+  .meta({ directoryRead: true })
   .input(embedReviewsInput)
   .output(embedReviewsOutput)
   .query(({ ctx, input }) => {

@@ -2,7 +2,7 @@ import { TRPCError } from "@trpc/server";
 import { DEFAULT_KEY_RATE_LIMIT } from "../../auth/keyVocabulary.ts";
 import { invalidInput } from "../quotes/invalidInput.ts";
 import { scopedProcedure } from "../trpc.ts";
-import { createdKeySchema, createKeyInput } from "./keySchemas.ts";
+import { createdKeySchema, createKeyInput } from "./createKey.schema.ts";
 import { toKeyView } from "./keyView.ts";
 import { assertCanGrant, assertCanGrantRate, rateLimitCeilingFor, refusalError } from "./workspaceKey.ts";
 

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { scopedProcedure } from "../trpc.ts";
-import { keySchema } from "./keySchemas.ts";
-import { toKeyView } from "./keyView.ts";
+import { keySchema, toKeyView } from "./keyView.ts";
 
 export const listKeysInput = z.object({});
 export const listKeysOutput = z.object({ data: z.array(keySchema).describe("The workspace's keys, newest first, revoked ones included") });

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { scopedProcedure } from "../trpc.ts";
-import { keyId, keySchema } from "./keySchemas.ts";
-import { toKeyView } from "./keyView.ts";
+import { keyId, keySchema, toKeyView } from "./keyView.ts";
 import { workspaceKey } from "./workspaceKey.ts";
 
 export const revokeKeyInput = z.object({ keyId });

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { keyStatus } from "../../auth/keyStatus.ts";
 import { ROLL_GRACE_MS, ROLL_GRACES } from "../../auth/keyVocabulary.ts";
 import { scopedProcedure } from "../trpc.ts";
-import { keyId, keySchema } from "./keySchemas.ts";
-import { toKeyView } from "./keyView.ts";
+import { keyId, keySchema, toKeyView } from "./keyView.ts";
 import { assertCanGrant, assertCanGrantRate, refusalError, workspaceKey } from "./workspaceKey.ts";
 
 export const rollKeyInput = z.object({

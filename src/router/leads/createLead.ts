@@ -2,7 +2,8 @@ import { scopedProcedure } from "../trpc.ts";
 import { unknownSlugMessage } from "../brokers/publishedBroker.ts";
 import { sourceOf } from "../quotes/createQuote.ts";
 import { invalidInput, type InputProblem } from "../quotes/invalidInput.ts";
-import { createLeadInput, leadSchema } from "./leadSchemas.ts";
+import { leadSchema } from "../../schemas/lead.ts";
+import { createLeadInput } from "./createLead.schema.ts";
 import { toLeadView } from "./leadView.ts";
 
 export { createLeadInput, leadSchema as createLeadOutput };

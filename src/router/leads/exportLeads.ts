@@ -3,7 +3,7 @@ import { csvDocument, csvRows } from "../../domain/csv.ts";
 import type { LeadCursor, StoredLead } from "../../storage/stores/leadStore.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { leadFilterInput, toLeadFilter } from "./leadFilters.ts";
-import { optionalText } from "./leadSchemas.ts";
+import { optionalText } from "../../schemas/plainText.ts";
 
 /**
  * Leads read per page of an export. A page is one call, one rate-limit unit and about 1.5 MB

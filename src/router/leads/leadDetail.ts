@@ -1,17 +1,14 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import type { Services } from "../../services.ts";
-import { quoteSchema } from "../quotes/quoteSchemas.ts";
+import { quoteSchema } from "../../schemas/quote.ts";
 import { toQuoteView } from "../quotes/quoteView.ts";
-import { LEAD_STATUSES, leadSchema } from "./leadSchemas.ts";
+import { LEAD_STATUSES } from "../../domain/leadVocabulary.ts";
+import { idText } from "../../schemas/idText.ts";
+import { leadSchema } from "../../schemas/lead.ts";
 import { toLeadView } from "./leadView.ts";
 
-export const leadId = z
-  .string({ error: "is required: a lead id such as ld_3f2a…" })
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(64, { error: "must be at most 64 characters" })
-  .describe("The lead's id, ld_…");
+export const leadId = idText("is required: a lead id such as ld_3f2a…").describe("The lead's id, ld_…");
 
 export const leadEventSchema = z.object({
   status: z.enum(LEAD_STATUSES),

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { LeadFilter } from "../../storage/stores/leadStore.ts";
-import { LEAD_SOURCES, LEAD_STATUSES, leadInsuranceType, optionalText } from "./leadSchemas.ts";
+import { LEAD_SOURCES, LEAD_STATUSES } from "../../domain/leadVocabulary.ts";
+import { leadInsuranceType } from "../../schemas/lead.ts";
+import { optionalText } from "../../schemas/plainText.ts";
 
 /** The inbox filters, shared by the list and the CSV export; empty values mean "any". */
 export const leadFilterInput = {

@@ -1,5 +1,5 @@
 import type { StoredLead } from "../../storage/stores/leadStore.ts";
-import type { LeadView } from "./leadSchemas.ts";
+import type { LeadView } from "../../schemas/lead.ts";
 
 export function toLeadView(lead: StoredLead): LeadView {
   return {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { leadFilterInput, toLeadFilter } from "./leadFilters.ts";
-import { leadSchema } from "./leadSchemas.ts";
+import { leadSchema } from "../../schemas/lead.ts";
 import { toLeadView } from "./leadView.ts";
 
 export const listLeadsInput = z.object({ ...pageInput, ...leadFilterInput });

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { objectExpected } from "../quotes/invalidInput.ts";
+import { objectExpected } from "../../schemas/fieldErrors.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { leadDetail, leadDetailSchema, leadId, workspaceLead } from "./leadDetail.ts";
-import { LEAD_STATUSES, noteText, optionalText } from "./leadSchemas.ts";
+import { LEAD_STATUSES } from "../../domain/leadVocabulary.ts";
+import { noteText } from "../../schemas/lead.ts";
+import { optionalText } from "../../schemas/plainText.ts";
 
 const leadChange = {
   status: z.enum(LEAD_STATUSES, { error: `must be one of ${LEAD_STATUSES.join(", ")}` }).optional().describe("The new status"),

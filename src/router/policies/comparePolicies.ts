@@ -5,8 +5,9 @@ import { centsToDollars, dollarsToCents, monthlyCentsOf } from "../../domain/rat
 import { foldText, slugify } from "../../domain/text.ts";
 import type { Context } from "../trpc.ts";
 import { scopedProcedure } from "../trpc.ts";
-import { invalidInput, objectExpected } from "../quotes/invalidInput.ts";
-import { policySide, policyInput, type PolicyInput } from "./policySchemas.ts";
+import { objectExpected } from "../../schemas/fieldErrors.ts";
+import { invalidInput } from "../quotes/invalidInput.ts";
+import { policySide, policyInput, type PolicyInput } from "./comparePolicies.schema.ts";
 
 export const comparePoliciesInput = z.strictObject({
   policyA: policyInput.describe("The first policy: {quoteId, carrier} from a stored quote, or inline figures"),

@@ -1,14 +1,16 @@
 import { TRPCError } from "@trpc/server";
 import type { Surface } from "../../auth/admitRequest.ts";
-import { quoteDetailsSchemas, type QuoteDetailsSchemas, type QuoteLine } from "../../domain/quotes/details.ts";
+import type { QuoteLine } from "../../domain/quotes/details.ts";
 import { LINE_LABELS, resolveQuoteLine } from "../../domain/quotes/insuranceTypes.ts";
 import { postalCodeMismatchMessage } from "../../domain/quotes/postalProvince.ts";
 import { postalCodeBelongsTo } from "../../domain/postalCode.ts";
 import { provinceByCode } from "../../domain/provinces.ts";
 import { MIN_OFFERS, rateQuote, type RatingRequest } from "../../domain/rating/ratingEngine.ts";
+import { quoteSchema } from "../../schemas/quote.ts";
+import { quoteDetailsSchemas, type QuoteDetailsSchemas } from "../../schemas/quoteDetails.ts";
 import { scopedProcedure } from "../trpc.ts";
+import { createQuoteInput } from "./createQuote.schema.ts";
 import { invalidInput, type InputProblem } from "./invalidInput.ts";
-import { createQuoteInput, quoteSchema } from "./quoteSchemas.ts";
 import { toQuoteView } from "./quoteView.ts";
 
 export { createQuoteInput, quoteSchema as createQuoteOutput };

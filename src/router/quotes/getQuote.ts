@@ -1,7 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { scopedProcedure } from "../trpc.ts";
-import { quoteId, quoteSchema } from "./quoteSchemas.ts";
+import { quoteId, quoteSchema } from "../../schemas/quote.ts";
 import { toQuoteView } from "./quoteView.ts";
 
 export const getQuoteInput = z.object({ quoteId });

@@ -27,11 +27,3 @@ class InputIssuesError extends Error {
 export function invalidInput(problems: readonly InputProblem[]): TRPCError {
   return new TRPCError({ code: "UNPROCESSABLE_CONTENT", message: problems.map((p) => p.message).join("; "), cause: new InputIssuesError(problems) });
 }
-
-/** An `error` option for an object schema: says what object was expected instead of a bare type. */
-export const objectExpected = (what: string) => (issue: { code?: string; input?: unknown }) =>
-  issue.code === "invalid_type" ? (issue.input === undefined ? `is required: ${what}` : `must be ${what}`) : undefined;
-
-/** "is required" when the field is absent, else the given complaint (zod `error` callback). */
-export const requiredOr = (complaint: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? "is required" : complaint;

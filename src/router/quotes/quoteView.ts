@@ -1,7 +1,7 @@
 import { LINE_LABELS } from "../../domain/quotes/insuranceTypes.ts";
 import { centsToDollars } from "../../domain/rating/money.ts";
 import type { StoredQuote } from "../../storage/stores/quoteStore.ts";
-import type { QuoteView } from "./quoteSchemas.ts";
+import type { QuoteView } from "../../schemas/quote.ts";
 
 /** A stored quote as callers see it, with `expired` judged at `now`. */
 export function toQuoteView(quote: StoredQuote, now: number): QuoteView {

@@ -1,11 +1,11 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { brokerSlug } from "../../schemas/broker.ts";
 import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { reviewRatingParam, reviewSortParam } from "../../schemas/reviewParams.ts";
 import { reviewSchema } from "../../schemas/review.ts";
 import { publishedBrokerRef, type PublishedBroker } from "../../storage/stores/brokerStore.ts";
 import type { Services } from "../../services.ts";
-import { brokerSlug } from "../brokers/getBroker.ts";
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { scopedProcedure } from "../trpc.ts";
 
@@ -35,7 +35,7 @@ export const listReviewsOutput = pagedSchema(reviewSchema, "Published reviews, i
  * customers' words, but a string passes the output schema as it is.
  */
 export const listReviews = scopedProcedure("reviews:read")
-  .meta({ trustedOutput: true })
+  .meta({ trustedOutput: true, directoryRead: true })
   .input(listReviewsInput)
   .output(listReviewsOutput)
   .query(({ ctx, input }) => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { quoteId } from "../quotes/quoteSchemas.ts";
-import { objectExpected, requiredOr } from "../quotes/invalidInput.ts";
+import { quoteId } from "../../schemas/quote.ts";
+import { objectExpected, requiredOr } from "../../schemas/fieldErrors.ts";
 
 const MAX_PREMIUM = 10_000_000;
 

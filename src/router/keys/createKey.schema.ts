@@ -2,16 +2,10 @@ import { z } from "zod";
 import { EMBED_SCOPES, scopeSchema } from "../../auth/scopes.ts";
 import { DEFAULT_KEY_RATE_LIMIT, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS } from "../../auth/keyVocabulary.ts";
 import { normalizeOrigin } from "../../domain/origin.ts";
+import { objectExpected, requiredOr } from "../../schemas/fieldErrors.ts";
 import { wholeNumberParam } from "../../schemas/pagination.ts";
-import { withoutControls } from "../../domain/plainText.ts";
-import { objectExpected, requiredOr } from "../quotes/invalidInput.ts";
-
-export const keyId = z
-  .string({ error: requiredOr("must be text: a key id such as key_0123456789abcdef") })
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(64, { error: "must be at most 64 characters" })
-  .describe("The key's id (key_…), as listed; never the key itself");
+import { withoutControls } from "../../schemas/plainText.ts";
+import { keySchema } from "./keyView.ts";
 
 const origin = z.string({ error: "must be text: an origin such as https://www.example.ca" }).transform((value, ctx) => {
   const normalized = normalizeOrigin(value);
@@ -22,7 +16,7 @@ const origin = z.string({ error: "must be text: an origin such as https://www.ex
   return normalized;
 });
 
-/** What a key is: its settings, never its secret. Shared by create, list, revoke and roll. */
+/** What a key is: its settings, never its secret (what keys.create takes). */
 export const keySettingsInput = {
   name: withoutControls(
     z
@@ -65,23 +59,6 @@ export const createKeyInput = z
     }
   });
 export type CreateKeyInput = z.infer<typeof createKeyInput>;
-
-export const keySchema = z.object({
-  id: z.string().describe("Key id, key_…"),
-  name: z.string(),
-  prefix: z.string().describe("The key's first characters (brk_ and six more), to recognise it"),
-  kind: z.enum(["server", "embed"]).describe("embed when it has origins"),
-  scopes: z.array(scopeSchema),
-  origins: z.array(z.string()).nullable(),
-  rateLimitPerMinute: z.number().int(),
-  status: z.enum(["active", "revoked", "expired"]),
-  createdAt: z.string().describe("ISO 8601 UTC"),
-  lastUsedAt: z.string().nullable().describe("ISO 8601 UTC, to the minute"),
-  expiresAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-  replacedBy: z.string().nullable().describe("The key that replaced this one in a roll (a key is rolled at most once), else null"),
-});
-export type KeyView = z.infer<typeof keySchema>;
 
 /** The only answer that ever carries a full key: the one that made it. */
 export const createdKeySchema = z.object({

@@ -1,9 +1,9 @@
-import type { z } from "zod";
-import { hasControlCharacters } from "./text.ts";
+import { z } from "zod";
+import { hasControlCharacters } from "../domain/text.ts";
 
 /**
  * The one rule for text the API stores and later shows (key names, people's names, notes):
- * no control characters (src/domain/text.ts), so nothing stored can drive a terminal that lists
+ * no control characters (hasControlCharacters, src/domain/text.ts), so nothing stored can drive a terminal that lists
  * it (erase rows, write the clipboard) or reorder what a reader sees. A name or label is one
  * line; `"lines"` lets free text keep its tabs and line breaks. The issue names the field, 422.
  */
@@ -15,3 +15,7 @@ export function withoutControls<T extends z.ZodString>(schema: T, allow: "none" 
         : "must be one line of text without control characters (line breaks, tabs, escape sequences, bidirectional overrides)",
   }) as T;
 }
+
+/** Optional text: null and "" (or only spaces) mean absent. */
+export const optionalText = <T extends z.ZodType<string | undefined>>(schema: T) =>
+  z.preprocess((value) => (value === null || (typeof value === "string" && value.trim() === "") ? undefined : value), schema.optional());

@@ -1,17 +1,11 @@
 import { z } from "zod";
-import { toJsonSchema } from "../../schemas/jsonSchema.ts";
 import { POSTAL_CODE_FORMAT_MESSAGE, normalizePostalCode } from "../../domain/postalCode.ts";
-import { PROVINCE_CODES, resolveProvince, unknownProvinceMessage } from "../../domain/provinces.ts";
-import { quoteDetailsSchemas, QUOTE_LINES } from "../../domain/quotes/details.ts";
+import { resolveProvince, unknownProvinceMessage } from "../../domain/provinces.ts";
+import { QUOTE_LINES } from "../../domain/quotes/details.ts";
 import { LINE_LABELS, QUOTE_LINE_LABELS, resolveQuoteLine, unsupportedInsuranceTypeMessage } from "../../domain/quotes/insuranceTypes.ts";
-import { objectExpected, requiredOr } from "./invalidInput.ts";
-
-export const quoteId = z
-  .string({ error: requiredOr("must be text: a quote id such as qt_3f2a…") })
-  .trim()
-  .min(1, { error: "must not be empty" })
-  .max(64, { error: "must be at most 64 characters" })
-  .describe("The quote's id, as returned when the quote was created");
+import { objectExpected, requiredOr } from "../../schemas/fieldErrors.ts";
+import { toJsonSchema } from "../../schemas/jsonSchema.ts";
+import { quoteDetailsSchemas } from "../../schemas/quoteDetails.ts";
 
 export const quoteInsuranceType = z
   .string({ error: requiredOr(`must be text: one of ${QUOTE_LINE_LABELS.join(", ")}`) })
@@ -54,6 +48,7 @@ const documentedDetails = (() => {
   });
 })();
 
+/** What quotes.create takes: the line, the place, and the details that line needs (each line's checked by createQuote). */
 export const createQuoteInput = z.strictObject({
   insuranceType: quoteInsuranceType,
   province: requiredProvince,
@@ -70,27 +65,3 @@ export const createQuoteInput = z.strictObject({
 }, { error: objectExpected("a JSON object {insuranceType, province, postalCode, details}") });
 export type CreateQuoteInput = z.infer<typeof createQuoteInput>;
 
-export const quoteOfferSchema = z.object({
-  carrier: z.string().describe("Carrier name"),
-  carrierSlug: z.string().describe("Carrier's stable id in the catalogue (GET /api/v1/carriers)"),
-  monthlyPremium: z.number().describe("Dollars: annualPremium / 12, rounded half away from zero to the cent"),
-  annualPremium: z.number().describe("Dollars, rounded half away from zero to the cent"),
-  coverage: z.string().describe("What the policy covers, comma-separated"),
-  deductible: z.number().describe("Deductible in dollars (0 for life and travel)"),
-});
-export type QuoteOffer = z.infer<typeof quoteOfferSchema>;
-
-export const quoteSchema = z.object({
-  quoteId: z.string(),
-  insuranceType: z.string().describe("As sent in the request"),
-  insuranceLine: z.enum(QUOTE_LINE_LABELS as [string, ...string[]]).describe("The line it was priced as"),
-  province: z.enum(PROVINCE_CODES),
-  postalCode: z.string().describe("Normalised, A1A 1A1"),
-  details: z.record(z.string(), z.unknown()).describe("The validated details the premiums were computed from"),
-  currency: z.literal("CAD"),
-  quotes: z.array(quoteOfferSchema).describe("3 to 8 offers, cheapest monthly premium first"),
-  createdAt: z.string().describe("ISO 8601 UTC"),
-  expiresAt: z.string().describe("ISO 8601 UTC: 30 days after createdAt"),
-  expired: z.boolean().describe("Whether expiresAt has passed; an expired quote stays readable"),
-});
-export type QuoteView = z.infer<typeof quoteSchema>;
