@@ -54,8 +54,10 @@ test("a body sent a byte at a time is cut at the deadline on every surface, keye
   expect(heads.length).toBeLessThanOrEqual(MAX_PER_CLIENT); // the cap is the next test's
   const slow = heads.map((head) => slowBody(server.url, head, 200));
   expect(await eventually(async () => (await inFlight()) === heads.length)).toBe(true);
-  // /proc/net/tcp is read in chunks that a changing table can skip a line of: read it again until it shows them.
-  expect(await eventually(() => openConnections() >= connectionsBefore + heads.length)).toBe(true);
+  // At least the slow uploads' own connections are open (not "before + N": a connection of the
+  // set-up still closing was counted before and gone a moment later, once in CI). /proc/net/tcp
+  // is read in chunks that a changing table can skip a line of: read it again until it shows them.
+  expect(await eventually(() => openConnections() >= heads.length)).toBe(true);
 
   const ends = await Promise.all(slow.map((s) => within(s.closed, 15_000)));
   slow.forEach((s) => s.close());
