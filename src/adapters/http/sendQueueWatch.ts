@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { connectionQueueIn } from "./unsentBytes.ts";
+import { connectionQueueIn, readTcpTables } from "./unsentBytes.ts";
 
 /** A reading of one connection's send queue: bytes, "closed" (gone or closing), or undefined where the kernel does not say. */
 export type SendQueueReading = number | "closed" | undefined;
@@ -15,7 +14,6 @@ interface Waiter {
 
 /** Waiters due this soon after a tick are served by it too, whatever their delay. */
 const BATCH_MS = 2;
-const TCP_TABLES = ["/proc/net/tcp", "/proc/net/tcp6"];
 
 /**
  * Reads the kernel's TCP tables for every paced stream at once. The tables list every socket of
@@ -61,26 +59,13 @@ export class SendQueueWatch {
     const due = [...this.waiters].filter((waiter) => waiter.earliest <= cutoff);
     for (const waiter of due) this.waiters.delete(waiter);
     try {
-      const tables = await readTables();
+      const tables = await readTcpTables();
       for (const waiter of due) waiter.resolve(tables === undefined ? undefined : connectionQueueIn(tables, waiter.serverPort, waiter.clientPort));
     } finally {
       this.reading = false;
       this.schedule();
     }
   }
-}
-
-/** The tables' text (read off the event loop), or undefined where there are none (no /proc, as on macOS). */
-async function readTables(): Promise<string[] | undefined> {
-  const texts: string[] = [];
-  for (const file of TCP_TABLES) {
-    try {
-      texts.push(await readFile(file, "utf8"));
-    } catch {
-      // tcp6 is absent where IPv6 is off; both are absent without /proc.
-    }
-  }
-  return texts.length > 0 ? texts : undefined;
 }
 
 /** The process's one watch: every paced stream of every server in it shares its reads. */

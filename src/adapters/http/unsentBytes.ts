@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 
 /** Connection states in /proc/net/tcp that are still ours to finish: ESTABLISHED, CLOSE_WAIT. */
 const OPEN_STATES = new Set(["01", "08"]);
@@ -55,6 +56,19 @@ export function connectionQueueIn(tables: readonly string[], serverPort: number,
     }
   }
   return queue ?? "closed";
+}
+
+/** The tables' text, read off the event loop, or undefined where there are none (no /proc, as on macOS). */
+export async function readTcpTables(): Promise<string[] | undefined> {
+  const texts: string[] = [];
+  for (const file of TCP_TABLES) {
+    try {
+      texts.push(await readFile(file, "utf8"));
+    } catch {
+      // tcp6 is absent where IPv6 is off; both are absent without /proc.
+    }
+  }
+  return texts.length > 0 ? texts : undefined;
 }
 
 function hex4(port: number): string {
