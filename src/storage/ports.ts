@@ -32,7 +32,6 @@ export type KeyStorePort = Pick<KeyStore, "caches" | "recordUse"> &
   Port<
     KeyStore,
     | "create"
-    | "createIn"
     | "findByHash"
     | "list"
     | "revoke"

@@ -62,7 +62,7 @@ export class PgKeyStore implements KeyStorePort {
     return this.createIn(await this.ensureWorkspace(input.workspace, now), input, now);
   }
 
-  async createIn(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): Promise<{ key: string; record: KeyListing }> {
+  private async createIn(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): Promise<{ key: string; record: KeyListing }> {
     const made = newKey(workspace, input, now);
     await this.pg.insert(apiKeys).values(made.record);
     await this.changed();

@@ -147,14 +147,6 @@ export class KeyStore {
     return { key: made!.key, record: listingOf(made!.record, workspace) };
   }
 
-  /** Creates a key in a workspace known to exist (the console and the keys procedures). */
-  async createIn(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): Promise<{ key: string; record: KeyListing }> {
-    const made = newKey(workspace, input, now);
-    await this.writes.write(() => this.db.insert(apiKeys).values(made.record).run());
-    this.version.invalidate();
-    return { key: made.key, record: listingOf(made.record, workspace) };
-  }
-
   /**
    * Creates a key unless the workspace already has `maxLive` live keys (revoked and expired ones
    * do not count, keys in a roll's grace do). Count and insert are one write of the group commit,
