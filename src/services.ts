@@ -19,6 +19,7 @@ import type { WorkspaceStorePorts } from "./storage/ports.ts";
 import { QuotePurge } from "./storage/stores/quotePurge.ts";
 import { QuoteStore } from "./storage/stores/quoteStore.ts";
 import { UsageCounter } from "./storage/stores/usageCounter.ts";
+import { SqliteExecutor } from "./storage/sqlite/sqliteExecutor.ts";
 import { StorageHealth } from "./storage/sqlite/storageHealth.ts";
 
 /**
@@ -56,6 +57,8 @@ export interface Services extends WorkspaceStorePorts {
 export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<Services> = {}): Services {
   // One version for every directory cache, so a request reads it once whichever store asks.
   const directoryVersion = new DirectoryVersion(db);
+  // The workspace stores' executor: one per connection, sharing its group commit.
+  const x = SqliteExecutor.of(db);
   const storage = overrides.storage ?? new StorageHealth(db, log);
   const keyUsage = overrides.keyUsage ?? new KeyUsageStore(db);
   const usage = new UsageCounter(keyUsage, (error) => {
@@ -79,7 +82,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     leads: overrides.leads ?? new LeadStore(db),
     usage,
     keyUsage,
-    consoleLinks: overrides.consoleLinks ?? new ConsoleLinkStore(db),
+    consoleLinks: overrides.consoleLinks ?? new ConsoleLinkStore(x),
     consoleSessions: overrides.consoleSessions ?? new ConsoleSessionStore(db, storage),
     quotePurge: overrides.quotePurge ?? new QuotePurge(db),
     rateLimiter,

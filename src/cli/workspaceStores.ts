@@ -5,8 +5,9 @@ import { ConsoleSessionStore } from "../storage/stores/consoleSessionStore.ts";
 import { closeDatabase, openDatabase } from "../storage/sqlite/database.ts";
 import { KeyStore } from "../storage/stores/keyStore.ts";
 import { migrate } from "../storage/sqlite/migrate.ts";
+import { SqliteExecutor } from "../storage/sqlite/sqliteExecutor.ts";
 import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
-import { PgConsoleLinkStore } from "../storage/pg/pgConsoleLinkStore.ts";
+import { PgExecutor } from "../storage/pg/pgExecutor.ts";
 import { PgConsoleSessionStore } from "../storage/pg/pgConsoleSessionStore.ts";
 import { closePostgres, isPostgresUrl } from "../storage/pg/pgDatabase.ts";
 import { PgKeyStore } from "../storage/pg/pgKeyStore.ts";
@@ -40,7 +41,7 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
     migrate(db);
     return {
       keys: new KeyStore(db),
-      consoleLinks: new ConsoleLinkStore(db),
+      consoleLinks: new ConsoleLinkStore(SqliteExecutor.of(db)),
       consoleSessions: new ConsoleSessionStore(db),
       close: async () => closeDatabase(db),
     };
@@ -51,7 +52,7 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
   const keysVersion = new PgVersionWatch(pg, "keys_version", createLogger("silent"));
   return {
     keys: new PgKeyStore(pg, keysVersion),
-    consoleLinks: new PgConsoleLinkStore(pg),
+    consoleLinks: new ConsoleLinkStore(new PgExecutor(pg)),
     consoleSessions: new PgConsoleSessionStore(pg),
     close: () => closePostgres(pg),
   };

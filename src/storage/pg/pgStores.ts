@@ -1,9 +1,10 @@
 import type { Logger } from "../../log.ts";
 import type { StorageHealthPort, WorkspaceStorePorts } from "../ports.ts";
-import { PgConsoleLinkStore } from "./pgConsoleLinkStore.ts";
+import { ConsoleLinkStore } from "../stores/consoleLinkStore.ts";
 import { PgConsoleSessionStore } from "./pgConsoleSessionStore.ts";
 import type { PgDb } from "./pgDatabase.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS, withDeadlines } from "./pgDeadline.ts";
+import { PgExecutor } from "./pgExecutor.ts";
 import { PgKeyStore } from "./pgKeyStore.ts";
 import { PgKeyUsageStore } from "./pgKeyUsageStore.ts";
 import { PgLeadStore } from "./pgLeadStore.ts";
@@ -39,13 +40,14 @@ export async function createPgStores(
   const keysVersion = new PgVersionWatch(pg, "keys_version", log);
   await keysVersion.start();
   const bounded = withDeadlines(pg, timeoutMs);
+  const x = new PgExecutor(bounded);
   return {
     stores: {
       keys: new PgKeyStore(bounded, keysVersion, storage),
       leads: new PgLeadStore(bounded),
       quotes: new PgQuoteStore(bounded),
       keyUsage: new PgKeyUsageStore(bounded),
-      consoleLinks: new PgConsoleLinkStore(bounded),
+      consoleLinks: new ConsoleLinkStore(x),
       consoleSessions: new PgConsoleSessionStore(bounded, storage),
       quotePurge: new PgQuotePurge(bounded),
       storage,
