@@ -12,6 +12,7 @@ import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
 import { runCli } from "../cli/cliHarness.ts";
 import { databaseFlags, startTestServer, type TestServer } from "../support/server.ts";
 import { launchChromium } from "./browser.ts";
+import { listenerState } from "./listenerState.ts";
 import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
@@ -198,7 +199,10 @@ describe("workspace console in Chromium", () => {
   test("the language switch changes the console without a reload; keyboard reaches the navigation", async () => {
     const context = await browser.newContext({ locale: "en-CA" });
     const { page, problems } = await consolePage(context);
-    await page.goto(await consoleLink());
+    const link = await consoleLink();
+    await page.goto(link).catch(async (error: Error) => {
+      throw new Error(`${error.message}\nthe server as the test process sees it: ${JSON.stringify(await listenerState(server.url))}`);
+    });
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
     await page.getByLabel("Language").selectOption("fr");
