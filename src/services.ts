@@ -60,7 +60,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
   // The workspace stores' executor: one per connection, sharing its group commit.
   const x = SqliteExecutor.of(db);
   const storage = overrides.storage ?? new StorageHealth(db, log);
-  const keyUsage = overrides.keyUsage ?? new KeyUsageStore(db);
+  const keyUsage = overrides.keyUsage ?? new KeyUsageStore(x);
   const usage = new UsageCounter(keyUsage, (error) => {
     // A full or read-only database is one episode in the log (StorageHealth), not a line a minute.
     if (storage.report(error, "usage counts")) return;
@@ -83,7 +83,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     usage,
     keyUsage,
     consoleLinks: overrides.consoleLinks ?? new ConsoleLinkStore(x),
-    consoleSessions: overrides.consoleSessions ?? new ConsoleSessionStore(db, storage),
+    consoleSessions: overrides.consoleSessions ?? new ConsoleSessionStore(x, storage),
     quotePurge: overrides.quotePurge ?? new QuotePurge(db),
     rateLimiter,
     caches,

@@ -8,7 +8,6 @@ import { migrate } from "../storage/sqlite/migrate.ts";
 import { SqliteExecutor } from "../storage/sqlite/sqliteExecutor.ts";
 import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
 import { PgExecutor } from "../storage/pg/pgExecutor.ts";
-import { PgConsoleSessionStore } from "../storage/pg/pgConsoleSessionStore.ts";
 import { closePostgres, isPostgresUrl } from "../storage/pg/pgDatabase.ts";
 import { PgKeyStore } from "../storage/pg/pgKeyStore.ts";
 import { PgVersionWatch } from "../storage/pg/versionWatch.ts";
@@ -39,10 +38,11 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
   if (url === undefined) {
     const db = openDatabase(readSetting("databasePath", { flags: values, env }));
     migrate(db);
+    const x = SqliteExecutor.of(db);
     return {
       keys: new KeyStore(db),
-      consoleLinks: new ConsoleLinkStore(SqliteExecutor.of(db)),
-      consoleSessions: new ConsoleSessionStore(db),
+      consoleLinks: new ConsoleLinkStore(x),
+      consoleSessions: new ConsoleSessionStore(x),
       close: async () => closeDatabase(db),
     };
   }
@@ -50,10 +50,11 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
   const { pg } = await openMigratedPostgres(url, { max: 2 });
   // Not started: a command needs no announcements, only the version read after its own writes.
   const keysVersion = new PgVersionWatch(pg, "keys_version", createLogger("silent"));
+  const x = new PgExecutor(pg);
   return {
     keys: new PgKeyStore(pg, keysVersion),
-    consoleLinks: new ConsoleLinkStore(new PgExecutor(pg)),
-    consoleSessions: new PgConsoleSessionStore(pg),
+    consoleLinks: new ConsoleLinkStore(x),
+    consoleSessions: new ConsoleSessionStore(x),
     close: () => closePostgres(pg),
   };
 }

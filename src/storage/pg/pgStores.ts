@@ -1,12 +1,12 @@
 import type { Logger } from "../../log.ts";
 import type { StorageHealthPort, WorkspaceStorePorts } from "../ports.ts";
 import { ConsoleLinkStore } from "../stores/consoleLinkStore.ts";
-import { PgConsoleSessionStore } from "./pgConsoleSessionStore.ts";
+import { ConsoleSessionStore } from "../stores/consoleSessionStore.ts";
 import type { PgDb } from "./pgDatabase.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS, withDeadlines } from "./pgDeadline.ts";
 import { PgExecutor } from "./pgExecutor.ts";
 import { PgKeyStore } from "./pgKeyStore.ts";
-import { PgKeyUsageStore } from "./pgKeyUsageStore.ts";
+import { KeyUsageStore } from "../stores/keyUsageStore.ts";
 import { PgLeadStore } from "./pgLeadStore.ts";
 import { PgQuotePurge } from "./pgQuotePurge.ts";
 import { PgQuoteStore } from "./pgQuoteStore.ts";
@@ -46,9 +46,9 @@ export async function createPgStores(
       keys: new PgKeyStore(bounded, keysVersion, storage),
       leads: new PgLeadStore(bounded),
       quotes: new PgQuoteStore(bounded),
-      keyUsage: new PgKeyUsageStore(bounded),
+      keyUsage: new KeyUsageStore(x),
       consoleLinks: new ConsoleLinkStore(x),
-      consoleSessions: new PgConsoleSessionStore(bounded, storage),
+      consoleSessions: new ConsoleSessionStore(x, storage),
       quotePurge: new PgQuotePurge(bounded),
       storage,
     },

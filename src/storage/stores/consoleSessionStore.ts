@@ -1,9 +1,6 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { consoleSessions } from "../../../db/schema.ts";
 import { hashSecret, newSecret, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../auth/consoleSecrets.ts";
-import type { DirectoryDb } from "../sqlite/database.ts";
-import { GroupCommit } from "../sqlite/groupCommit.ts";
-import type { StorageHealth } from "../sqlite/storageHealth.ts";
+import { run, type Awaitable, type Executor } from "../executor.ts";
 
 export interface ConsoleSession {
   idHash: string;
@@ -15,72 +12,74 @@ export interface ConsoleSession {
 /** Writing last-seen on every request would make reads writes; a minute is precise enough for 12 h. */
 export const LAST_SEEN_PRECISION_MS = 60_000;
 
+type SessionRow = { idHash: string; workspaceId: string; lastSeenAt: number; expiresAt: number; endedAt: number | null };
+
 /**
  * Console sessions, stored by the hash of their secret, so they survive a restart and a copy
- * of the database opens none. Idle timeout 12 h, absolute 7 days (src/auth/consoleSecrets.ts).
+ * of the database opens none (and, with PostgreSQL, a session works on every instance). Idle
+ * timeout 12 h, absolute 7 days (src/auth/consoleSecrets.ts).
  */
 export class ConsoleSessionStore {
-  private readonly writes: GroupCommit;
-
   constructor(
-    private readonly db: DirectoryDb,
+    private readonly x: Executor,
     /** Told when the last-seen write fails (a read must not fail for bookkeeping). */
-    private readonly storage?: Pick<StorageHealth, "bookkeepingFailed">,
-  ) {
-    this.writes = GroupCommit.of(db.$client);
-  }
+    private readonly storage?: { bookkeepingFailed(error: unknown, what: string): void },
+  ) {}
 
   /** A fresh session (a new id at every sign-in); returns the secret for the cookie. */
   async start(workspaceId: string, now: number): Promise<string> {
     const secret = newSecret();
-    await this.writes.write(() => {
-      this.db.delete(consoleSessions).where(or(lt(consoleSessions.expiresAt, now), lt(consoleSessions.lastSeenAt, now - SESSION_IDLE_MS))).run();
-      this.db
-        .insert(consoleSessions)
-        .values({ idHash: hashSecret(secret), workspaceId, createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_ABSOLUTE_MS, endedAt: null })
-        .run();
+    await this.x.write(function* (db, { consoleSessions }) {
+      yield* run(db.delete(consoleSessions).where(or(lt(consoleSessions.expiresAt, now), lt(consoleSessions.lastSeenAt, now - SESSION_IDLE_MS))));
+      yield* run(
+        db
+          .insert(consoleSessions)
+          .values({ idHash: hashSecret(secret), workspaceId, createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_ABSOLUTE_MS, endedAt: null }),
+      );
     });
     return secret;
   }
 
   /**
    * The live session of this secret, its idle clock restarted; undefined when over or unknown.
-   * Restarting the clock is bookkeeping, like a key's lastUsedAt: written in the next batch,
+   * Restarting the clock is bookkeeping, like a key's lastUsedAt: written in the background,
    * not waited for, and a failure (a read-only database) is reported, never thrown.
    */
-  resolve(secret: string, now: number): ConsoleSession | undefined {
+  resolve(secret: string, now: number): Awaitable<ConsoleSession | undefined> {
     const idHash = hashSecret(secret);
-    const row = this.db.select().from(consoleSessions).where(eq(consoleSessions.idHash, idHash)).get();
+    const found = this.x.row((db, { consoleSessions }) => db.select().from(consoleSessions).where(eq(consoleSessions.idHash, idHash)));
+    return found instanceof Promise ? found.then((row) => this.live(row, now)) : this.live(found, now);
+  }
+
+  private live(row: SessionRow | undefined, now: number): ConsoleSession | undefined {
     if (!row || row.endedAt !== null || now >= row.expiresAt || now >= row.lastSeenAt + SESSION_IDLE_MS) return undefined;
     if (now - row.lastSeenAt >= LAST_SEEN_PRECISION_MS) {
-      this.writes
-        .write(() => this.db.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.idHash, idHash)).run())
+      this.x
+        .apply((db, { consoleSessions }) => db.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.idHash, row.idHash)))
         .catch((error: unknown) => this.storage?.bookkeepingFailed(error, "console session last seen"));
     }
-    return { idHash, workspaceId: row.workspaceId, endsAt: Math.min(row.expiresAt, now + SESSION_IDLE_MS) };
+    return { idHash: row.idHash, workspaceId: row.workspaceId, endsAt: Math.min(row.expiresAt, now + SESSION_IDLE_MS) };
   }
 
   /** Sign out: this session only. */
   async end(secret: string, now: number): Promise<void> {
-    await this.writes.write(() =>
-      this.db
+    await this.x.apply((db, { consoleSessions }) =>
+      db
         .update(consoleSessions)
         .set({ endedAt: now })
-        .where(and(eq(consoleSessions.idHash, hashSecret(secret)), isNull(consoleSessions.endedAt)))
-        .run(),
+        .where(and(eq(consoleSessions.idHash, hashSecret(secret)), isNull(consoleSessions.endedAt))),
     );
   }
 
   /** Ends every live session of the workspace (`console-link --end-sessions`); returns how many. */
-  endAll(workspaceId: string, now: number): Promise<number> {
-    return this.writes.write(
-      () =>
-        this.db
-          .update(consoleSessions)
-          .set({ endedAt: now })
-          .where(and(eq(consoleSessions.workspaceId, workspaceId), isNull(consoleSessions.endedAt)))
-          .returning({ idHash: consoleSessions.idHash })
-          .all().length,
+  async endAll(workspaceId: string, now: number): Promise<number> {
+    const ended = await this.x.apply((db, { consoleSessions }) =>
+      db
+        .update(consoleSessions)
+        .set({ endedAt: now })
+        .where(and(eq(consoleSessions.workspaceId, workspaceId), isNull(consoleSessions.endedAt)))
+        .returning({ idHash: consoleSessions.idHash }),
     );
+    return ended.length;
   }
 }
