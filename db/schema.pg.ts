@@ -1,24 +1,26 @@
+// Generated from db/tables.ts by `bun run db:schemas`: do not edit, edit db/tables.ts and run it.
+// Generated rather than written because TypeScript cannot type one function body for both
+// drizzle dialects (their builders' types differ), and the stores, the replica and the tests rely
+// on drizzle's exact types: so each dialect's tables are written out from the one declaration.
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import type { RatedOffer } from "../src/domain/rating/ratingEngine.ts";
 
 /**
- * The same tables as db/schema.ts, for PostgreSQL (DATABASE_URL): the same table and column
- * names and the same TypeScript row types (test/unit/schema-dialects.test.ts compares them), so
- * rows move between the dialects unchanged. Times stay integer milliseconds (bigint read as a
- * JS number: safe up to 2^53 ms, the year 287,396); JSON lists are jsonb; the rating average is
- * a double, as SQLite's REAL is. What only SQLite has (FTS5, WITHOUT ROWID) has no twin: each
- * instance searches its own replica of the directory (src/storage/pg/directoryReplica.ts).
- * Triggers (aggregates, change journal, versions and their NOTIFY) are in the hand-written
- * migration db/migrations-pg/0001_triggers_and_announcements.sql.
+ * The same tables as db/schema.ts, for PostgreSQL (DATABASE_URL): the same table and column names
+ * and the same TypeScript row types (test/unit/schema-dialects.test.ts compares them), so rows move
+ * between the dialects unchanged. Times stay integer milliseconds (bigint read as a JS number: safe
+ * up to 2^53 ms, the year 287,396); JSON lists are jsonb; the rating average is a double, as
+ * SQLite's REAL is. What only SQLite has (FTS5, WITHOUT ROWID) has no twin: each instance searches
+ * its own replica of the directory (src/storage/pg/directoryReplica.ts). Triggers (aggregates,
+ * change journal, versions and their NOTIFY) are in the hand-written migration
+ * db/migrations-pg/0001_triggers_and_announcements.sql.
  */
-
-const millis = (name: string) => bigint(name, { mode: "number" });
 
 export const workspaces = pgTable("workspaces", {
   id: text("id").primaryKey(),
   name: text("name").notNull().unique(),
-  createdAt: millis("created_at").notNull(),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
 });
 
 export const apiKeys = pgTable(
@@ -27,19 +29,28 @@ export const apiKeys = pgTable(
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
     name: text("name").notNull(),
+    /** The first characters of the key, for recognising it in listings (never enough to use it). */
     displayPrefix: text("display_prefix").notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
     hash: text("hash").notNull(),
     scopes: jsonb("scopes").$type<string[]>().notNull(),
     rateLimitPerMinute: integer("rate_limit_per_minute").notNull(),
+    /** Browser origins allowed to use the key; non-null makes it an embed key. */
     origins: jsonb("origins").$type<string[] | null>(),
-    expiresAt: millis("expires_at"),
-    revokedAt: millis("revoked_at"),
-    createdAt: millis("created_at").notNull(),
-    lastUsedAt: millis("last_used_at"),
-    /** The key that replaced this one in a roll: set once, so a key is rolled at most once (a second roll is a 409). */
+    expiresAt: bigint("expires_at", { mode: "number" }),
+    revokedAt: bigint("revoked_at", { mode: "number" }),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    lastUsedAt: bigint("last_used_at", { mode: "number" }),
+    /**
+     * The key that replaced this one in a roll: set once, so a key is rolled at most once (a second
+     * roll is a 409).
+     */
     replacedBy: text("replaced_by"),
   },
-  (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],
+  (t) => [
+    uniqueIndex("api_keys_hash").on(t.hash),
+    index("api_keys_workspace").on(t.workspaceId),
+  ],
 );
 
 export const brokers = pgTable(
@@ -48,8 +59,12 @@ export const brokers = pgTable(
     id: integer("id").primaryKey(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
+    /**
+     * Name folded (lower case, no accents) for alphabetical order that ignores case and accents.
+     */
     sortName: text("sort_name").notNull(),
     description: text("description").notNull(),
+    /** Primary location, denormalised for list responses. */
     province: text("province").notNull(),
     city: text("city").notNull(),
     phone: text("phone"),
@@ -57,7 +72,9 @@ export const brokers = pgTable(
     website: text("website"),
     licenseNumber: text("license_number"),
     foundingYear: integer("founding_year"),
+    /** Head-count band, one of TEAM_SIZES ("1-10" … "500+"). */
     teamSize: text("team_size").notNull().default("1-10"),
+    /** Licence checked with the provincial regulator. */
     isVerified: boolean("is_verified").notNull().default(false),
     insuranceLines: jsonb("insurance_lines").$type<string[]>().notNull(),
     specialties: jsonb("specialties").$type<string[]>().notNull(),
@@ -70,10 +87,13 @@ export const brokers = pgTable(
     rating3: integer("rating_3").notNull().default(0),
     rating4: integer("rating_4").notNull().default(0),
     rating5: integer("rating_5").notNull().default(0),
-    createdAt: millis("created_at").notNull(),
-    updatedAt: millis("updated_at").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
   },
-  (t) => [uniqueIndex("brokers_slug").on(t.slug), index("brokers_published_sort").on(t.published, t.sortName, t.id)],
+  (t) => [
+    uniqueIndex("brokers_slug").on(t.slug),
+    index("brokers_published_sort").on(t.published, t.sortName, t.id),
+  ],
 );
 
 export const brokerLocations = pgTable(
@@ -83,6 +103,7 @@ export const brokerLocations = pgTable(
     brokerId: integer("broker_id").notNull().references(() => brokers.id, { onDelete: "cascade" }),
     address: text("address").notNull(),
     city: text("city").notNull(),
+    /** City folded for case- and accent-insensitive matching ("montreal" for Montréal). */
     cityKey: text("city_key").notNull(),
     province: text("province").notNull(),
     postalCode: text("postal_code").notNull(),
@@ -91,18 +112,35 @@ export const brokerLocations = pgTable(
     longitude: doublePrecision("longitude"),
     isPrimary: boolean("is_primary").notNull(),
   },
-  (t) => [index("broker_locations_broker").on(t.brokerId)],
+  (t) => [
+    index("broker_locations_broker").on(t.brokerId),
+  ],
 );
 
+/** One row per broker and insurance line, for filtering; the display list stays on `brokers`. */
 export const brokerLines = pgTable(
   "broker_lines",
   {
     brokerId: integer("broker_id").notNull().references(() => brokers.id, { onDelete: "cascade" }),
+    /** The line folded ("real estate"). */
     lineKey: text("line_key").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.lineKey, t.brokerId] }), index("broker_lines_broker").on(t.brokerId)],
+  (t) => [
+    primaryKey({ columns: [t.lineKey, t.brokerId] }),
+    index("broker_lines_broker").on(t.brokerId),
+  ],
 );
 
+/**
+ * In SQLite, reviews are stored clustered by broker: the table is keyed by (broker, published,
+ * created, id) and, in the migration that made it so (0008), declared WITHOUT ROWID (drizzle cannot
+ * say that; its SQL is edited by hand), so a broker's published reviews, newest first, are one
+ * contiguous range: a page is one seek, not one lookup per review. `id` is no longer the rowid, so
+ * whoever inserts a review gives its id (the seed numbers them); `reviews_id` keeps ids unique and
+ * finds a review by id. `reviews_broker_rating` serves the star filter and the highest/lowest
+ * orders without sorting a broker's reviews. PostgreSQL's rows are never paged there (each instance
+ * reads its SQLite replica): keyed by id, indexed by broker.
+ */
 export const reviews = pgTable(
   "reviews",
   {
@@ -113,50 +151,82 @@ export const reviews = pgTable(
     title: text("title").notNull(),
     body: text("body").notNull(),
     published: boolean("published").notNull(),
-    createdAt: millis("created_at").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
-  (t) => [index("reviews_broker").on(t.brokerId), check("reviews_rating_range", sql`${t.rating} between 1 and 5`)],
+  (t) => [
+    index("reviews_broker").on(t.brokerId),
+    check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
+  ],
 );
 
-/** directory_version and keys_version: bumped (and announced with NOTIFY) by the triggers. */
+/**
+ * Small key/value facts about the database. `directory_version` and `keys_version` are bumped by
+ * triggers on every write to the directory tables and to the keys (in PostgreSQL also announced
+ * with NOTIFY); read-path caches key on them, so they are invalidated by any writer, including
+ * another process sharing the file.
+ */
 export const meta = pgTable("meta", {
   key: text("key").primaryKey(),
-  value: millis("value").notNull(),
+  value: bigint("value", { mode: "number" }).notNull(),
 });
 
-/** Which brokers changed, in order: what each instance's directory replica re-reads. */
+/**
+ * What changed in the directory, broker by broker, in order, written by triggers (any process): the
+ * search index (in PostgreSQL, each instance's directory replica) reads the changes since the last
+ * one it applied, and updates ratings in place (`ratingsOnly`: a review moved a broker's average or
+ * count) instead of rebuilding from every row. Only the latest 10,000 changes are kept; an index
+ * further behind rebuilds.
+ */
 export const directoryChanges = pgTable("directory_changes", {
   seq: bigint("seq", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
   brokerId: integer("broker_id").notNull(),
   ratingsOnly: boolean("ratings_only").notNull(),
 });
 
+/**
+ * The carrier catalogue (src/storage/stores/carriers.json, seeded with the directory): the only
+ * carriers the quote engine prices. Slugs are stable ids; lines and provinces are small JSON
+ * arrays, read whole (30 rows) into a cache keyed on `directory_version`.
+ */
 export const carriers = pgTable("carriers", {
   slug: text("slug").primaryKey(),
   name: text("name").notNull().unique(),
+  /** Insurance lines it writes, as labels ("Auto", "Home"…). */
   lines: jsonb("lines").$type<string[]>().notNull(),
+  /** Two-letter codes of the provinces and territories where it writes them. */
   provinces: jsonb("provinces").$type<string[]>().notNull(),
 });
 
+/** A quote request of a workspace and its priced offers. */
 export const quotes = pgTable(
   "quotes",
   {
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** As the caller wrote it ("auto", "Auto"): echoed back unchanged. */
     insuranceType: text("insurance_type").notNull(),
+    /** The line it resolved to: auto, home, condo, tenant, life, travel. */
     line: text("line").notNull(),
     province: text("province").notNull(),
     postalCode: text("postal_code").notNull(),
     details: jsonb("details").$type<Record<string, unknown>>().notNull(),
     source: text("source").notNull(),
-    createdAt: millis("created_at").notNull(),
-    expiresAt: millis("expires_at").notNull(),
-    /** Its priced offers, cheapest first: written once with the quote and always read with it (one row, not one per offer). */
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+    /**
+     * Its priced offers, cheapest first: written once with the quote and always read with it (one
+     * row, not one per offer).
+     */
     offers: jsonb("offers").$type<RatedOffer[]>().notNull().default(sql`'[]'::jsonb`),
   },
-  (t) => [index("quotes_workspace_created").on(t.workspaceId, t.createdAt), index("quotes_expires").on(t.expiresAt)],
+  (t) => [
+    index("quotes_workspace_created").on(t.workspaceId, t.createdAt),
+    // The purge walks expired quotes oldest first without scanning the table.
+    index("quotes_expires").on(t.expiresAt),
+  ],
 );
 
+/** The workspace CRM: people who asked to be contacted. Personal data: never logged. */
 export const leads = pgTable(
   "leads",
   {
@@ -164,6 +234,7 @@ export const leads = pgTable(
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
     name: text("name").notNull(),
     email: text("email").notNull(),
+    /** E.164, +1XXXXXXXXXX. */
     phone: text("phone").notNull(),
     insuranceType: text("insurance_type").notNull(),
     notes: text("notes"),
@@ -171,13 +242,21 @@ export const leads = pgTable(
     quoteId: text("quote_id").references(() => quotes.id),
     source: text("source").notNull(),
     status: text("status").notNull(),
-    createdAt: millis("created_at").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
     /** SQLite lists newest first by (created_at, rowid); PostgreSQL has no rowid: this is it. */
     seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
   },
-  (t) => [index("leads_workspace_created").on(t.workspaceId, t.createdAt, t.seq), index("leads_quote").on(t.quoteId)],
+  (t) => [
+    index("leads_workspace_created").on(t.workspaceId, t.createdAt, t.seq),
+    index("leads_quote").on(t.quoteId),
+  ],
 );
 
+/**
+ * A lead's status history, append-only: every change (and every note) is a new row, never an
+ * UPDATE, so two people changing the same lead at once both stay on record. `leads.status` holds
+ * the latest row's status for filtering.
+ */
 export const leadEvents = pgTable(
   "lead_events",
   {
@@ -185,44 +264,64 @@ export const leadEvents = pgTable(
     leadId: text("lead_id").notNull().references(() => leads.id),
     status: text("status").notNull(),
     note: text("note"),
+    /** Who made the change: "console" or the id of the API key (never the key). */
     actor: text("actor").notNull(),
-    createdAt: millis("created_at").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
   },
-  (t) => [index("lead_events_lead").on(t.leadId, t.id)],
+  (t) => [
+    index("lead_events_lead").on(t.leadId, t.id),
+  ],
 );
 
+/**
+ * One-time sign-in links of the workspace console (`console-link`). Only the SHA-256 of the token
+ * is stored; a link is spent by setting `used_at`.
+ */
 export const consoleLinks = pgTable(
   "console_links",
   {
     tokenHash: text("token_hash").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
-    createdAt: millis("created_at").notNull(),
-    expiresAt: millis("expires_at").notNull(),
-    usedAt: millis("used_at"),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+    usedAt: bigint("used_at", { mode: "number" }),
   },
-  (t) => [index("console_links_expires").on(t.expiresAt)],
+  (t) => [
+    index("console_links_expires").on(t.expiresAt),
+  ],
 );
 
+/** Console sessions, keyed by the SHA-256 of the cookie's secret, so a stolen file opens none. */
 export const consoleSessions = pgTable(
   "console_sessions",
   {
     idHash: text("id_hash").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
-    createdAt: millis("created_at").notNull(),
-    lastSeenAt: millis("last_seen_at").notNull(),
-    expiresAt: millis("expires_at").notNull(),
-    endedAt: millis("ended_at"),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    lastSeenAt: bigint("last_seen_at", { mode: "number" }).notNull(),
+    /** The absolute end (created + 7 days); the idle end is last_seen_at + 12 hours. */
+    expiresAt: bigint("expires_at", { mode: "number" }).notNull(),
+    endedAt: bigint("ended_at", { mode: "number" }),
   },
-  (t) => [index("console_sessions_workspace").on(t.workspaceId)],
+  (t) => [
+    index("console_sessions_workspace").on(t.workspaceId),
+  ],
 );
 
+/**
+ * Requests per key per UTC day, counted in memory (src/storage/stores/usageCounter.ts) and added
+ * here in batches: `refused` counts the requests the key's rate limit turned away.
+ */
 export const keyUsageDaily = pgTable(
   "key_usage_daily",
   {
     keyId: text("key_id").notNull().references(() => apiKeys.id),
+    /** UTC day, YYYY-MM-DD. */
     day: text("day").notNull(),
     requests: integer("requests").notNull().default(0),
     refused: integer("refused").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.day] }),
+  ],
 );

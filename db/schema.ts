@@ -1,11 +1,15 @@
+// Generated from db/tables.ts by `bun run db:schemas`: do not edit, edit db/tables.ts and run it.
+// Generated rather than written because TypeScript cannot type one function body for both
+// drizzle dialects (their builders' types differ), and the stores, the replica and the tests rely
+// on drizzle's exact types: so each dialect's tables are written out from the one declaration.
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { RatedOffer } from "../src/domain/rating/ratingEngine.ts";
 
 /**
- * The directory's tables. Times are integer milliseconds since the epoch (UTC), so that
- * ISO strings with milliseconds come back exactly. Rating aggregates on `brokers` are kept
- * by triggers on `reviews` (see the custom migration), never recomputed per request.
+ * The directory's tables. Times are integer milliseconds since the epoch (UTC), so that ISO strings
+ * with milliseconds come back exactly. Rating aggregates on `brokers` are kept by triggers on
+ * `reviews` (see the custom migration), never recomputed per request.
  */
 
 export const workspaces = sqliteTable("workspaces", {
@@ -32,10 +36,16 @@ export const apiKeys = sqliteTable(
     revokedAt: integer("revoked_at"),
     createdAt: integer("created_at").notNull(),
     lastUsedAt: integer("last_used_at"),
-    /** The key that replaced this one in a roll: set once, so a key is rolled at most once (a second roll is a 409). */
+    /**
+     * The key that replaced this one in a roll: set once, so a key is rolled at most once (a second
+     * roll is a 409).
+     */
     replacedBy: text("replaced_by"),
   },
-  (t) => [uniqueIndex("api_keys_hash").on(t.hash), index("api_keys_workspace").on(t.workspaceId)],
+  (t) => [
+    uniqueIndex("api_keys_hash").on(t.hash),
+    index("api_keys_workspace").on(t.workspaceId),
+  ],
 );
 
 export const brokers = sqliteTable(
@@ -44,7 +54,9 @@ export const brokers = sqliteTable(
     id: integer("id").primaryKey(),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
-    /** Name folded (lower case, no accents) for alphabetical order that ignores case and accents. */
+    /**
+     * Name folded (lower case, no accents) for alphabetical order that ignores case and accents.
+     */
     sortName: text("sort_name").notNull(),
     description: text("description").notNull(),
     /** Primary location, denormalised for list responses. */
@@ -97,6 +109,8 @@ export const brokerLocations = sqliteTable(
   },
   (t) => [
     index("broker_locations_broker").on(t.brokerId),
+    // Searches by place run on SQLite (each instance's replica too); PostgreSQL reads offices by
+    // broker.
     index("broker_locations_province_city").on(t.province, t.cityKey, t.brokerId),
     index("broker_locations_city").on(t.cityKey, t.brokerId),
   ],
@@ -110,17 +124,21 @@ export const brokerLines = sqliteTable(
     /** The line folded ("real estate"). */
     lineKey: text("line_key").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.lineKey, t.brokerId] }), index("broker_lines_broker").on(t.brokerId)],
+  (t) => [
+    primaryKey({ columns: [t.lineKey, t.brokerId] }),
+    index("broker_lines_broker").on(t.brokerId),
+  ],
 );
 
 /**
- * Reviews are stored clustered by broker: the table is keyed by (broker, published, created,
- * id) and, in the migration that made it so (0008), declared WITHOUT ROWID (drizzle cannot say
- * that; its SQL is edited by hand), so a broker's published reviews, newest first, are one
- * contiguous range: a page is one seek, not one lookup per review. `id` is no longer the rowid,
- * so whoever inserts a review gives its id (the seed numbers them); `reviews_id` keeps ids
- * unique and finds a review by id. `reviews_broker_rating` serves the star filter and the
- * highest/lowest orders without sorting a broker's reviews.
+ * In SQLite, reviews are stored clustered by broker: the table is keyed by (broker, published,
+ * created, id) and, in the migration that made it so (0008), declared WITHOUT ROWID (drizzle cannot
+ * say that; its SQL is edited by hand), so a broker's published reviews, newest first, are one
+ * contiguous range: a page is one seek, not one lookup per review. `id` is no longer the rowid, so
+ * whoever inserts a review gives its id (the seed numbers them); `reviews_id` keeps ids unique and
+ * finds a review by id. `reviews_broker_rating` serves the star filter and the highest/lowest
+ * orders without sorting a broker's reviews. PostgreSQL's rows are never paged there (each instance
+ * reads its SQLite replica): keyed by id, indexed by broker.
  */
 export const reviews = sqliteTable(
   "reviews",
@@ -143,9 +161,10 @@ export const reviews = sqliteTable(
 );
 
 /**
- * Small key/value facts about the database. `directory_version` is bumped by triggers on every
- * write to the directory tables; read-path caches key on it, so they are invalidated by any
- * writer, including another process sharing the file.
+ * Small key/value facts about the database. `directory_version` and `keys_version` are bumped by
+ * triggers on every write to the directory tables and to the keys (in PostgreSQL also announced
+ * with NOTIFY); read-path caches key on them, so they are invalidated by any writer, including
+ * another process sharing the file.
  */
 export const meta = sqliteTable("meta", {
   key: text("key").primaryKey(),
@@ -153,10 +172,11 @@ export const meta = sqliteTable("meta", {
 });
 
 /**
- * What changed in the directory, broker by broker, written by triggers (any process): the
- * search index reads the changes since the last one it applied, and updates ratings in place
- * (`ratingsOnly`: a review moved a broker's average or count) instead of rebuilding from every
- * row. Only the latest 10,000 changes are kept; an index further behind rebuilds.
+ * What changed in the directory, broker by broker, in order, written by triggers (any process): the
+ * search index (in PostgreSQL, each instance's directory replica) reads the changes since the last
+ * one it applied, and updates ratings in place (`ratingsOnly`: a review moved a broker's average or
+ * count) instead of rebuilding from every row. Only the latest 10,000 changes are kept; an index
+ * further behind rebuilds.
  */
 export const directoryChanges = sqliteTable("directory_changes", {
   seq: integer("seq").primaryKey({ autoIncrement: true }),
@@ -165,9 +185,9 @@ export const directoryChanges = sqliteTable("directory_changes", {
 });
 
 /**
- * The carrier catalogue (src/storage/stores/carriers.json, seeded with the directory): the only carriers
- * the quote engine prices. Slugs are stable ids; lines and provinces are small JSON arrays,
- * read whole (30 rows) into a cache keyed on `directory_version`.
+ * The carrier catalogue (src/storage/stores/carriers.json, seeded with the directory): the only
+ * carriers the quote engine prices. Slugs are stable ids; lines and provinces are small JSON
+ * arrays, read whole (30 rows) into a cache keyed on `directory_version`.
  */
 export const carriers = sqliteTable("carriers", {
   slug: text("slug").primaryKey(),
@@ -194,11 +214,17 @@ export const quotes = sqliteTable(
     source: text("source").notNull(),
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
-    /** Its priced offers, cheapest first: written once with the quote and always read with it (one row, not one per offer). */
+    /**
+     * Its priced offers, cheapest first: written once with the quote and always read with it (one
+     * row, not one per offer).
+     */
     offers: text("offers", { mode: "json" }).$type<RatedOffer[]>().notNull().default(sql`'[]'`),
   },
-  // quotes_expires: the purge walks expired quotes oldest first without scanning the table.
-  (t) => [index("quotes_workspace_created").on(t.workspaceId, t.createdAt), index("quotes_expires").on(t.expiresAt)],
+  (t) => [
+    index("quotes_workspace_created").on(t.workspaceId, t.createdAt),
+    // The purge walks expired quotes oldest first without scanning the table.
+    index("quotes_expires").on(t.expiresAt),
+  ],
 );
 
 /** The workspace CRM: people who asked to be contacted. Personal data: never logged. */
@@ -219,8 +245,8 @@ export const leads = sqliteTable(
     status: text("status").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  // Listing is newest first by (created_at, rowid); SQLite indexes carry the rowid already.
   (t) => [
+    // Listing is newest first by (created_at, rowid); SQLite indexes carry the rowid already.
     index("leads_workspace_created").on(t.workspaceId, t.createdAt),
     index("leads_quote").on(t.quoteId),
   ],
@@ -228,8 +254,8 @@ export const leads = sqliteTable(
 
 /**
  * A lead's status history, append-only: every change (and every note) is a new row, never an
- * UPDATE, so two people changing the same lead at once both stay on record. `leads.status`
- * holds the latest row's status for filtering.
+ * UPDATE, so two people changing the same lead at once both stay on record. `leads.status` holds
+ * the latest row's status for filtering.
  */
 export const leadEvents = sqliteTable(
   "lead_events",
@@ -242,12 +268,14 @@ export const leadEvents = sqliteTable(
     actor: text("actor").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("lead_events_lead").on(t.leadId, t.id)],
+  (t) => [
+    index("lead_events_lead").on(t.leadId, t.id),
+  ],
 );
 
 /**
- * One-time sign-in links of the workspace console (`console-link`). Only the SHA-256 of the
- * token is stored; a link is spent by setting `used_at`.
+ * One-time sign-in links of the workspace console (`console-link`). Only the SHA-256 of the token
+ * is stored; a link is spent by setting `used_at`.
  */
 export const consoleLinks = sqliteTable(
   "console_links",
@@ -258,7 +286,9 @@ export const consoleLinks = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
   },
-  (t) => [index("console_links_expires").on(t.expiresAt)],
+  (t) => [
+    index("console_links_expires").on(t.expiresAt),
+  ],
 );
 
 /** Console sessions, keyed by the SHA-256 of the cookie's secret, so a stolen file opens none. */
@@ -273,12 +303,14 @@ export const consoleSessions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     endedAt: integer("ended_at"),
   },
-  (t) => [index("console_sessions_workspace").on(t.workspaceId)],
+  (t) => [
+    index("console_sessions_workspace").on(t.workspaceId),
+  ],
 );
 
 /**
- * Requests per key per UTC day, counted in memory (src/storage/stores/usageCounter.ts) and added here
- * in batches: `refused` counts the requests the key's rate limit turned away.
+ * Requests per key per UTC day, counted in memory (src/storage/stores/usageCounter.ts) and added
+ * here in batches: `refused` counts the requests the key's rate limit turned away.
  */
 export const keyUsageDaily = sqliteTable(
   "key_usage_daily",
@@ -289,5 +321,7 @@ export const keyUsageDaily = sqliteTable(
     requests: integer("requests").notNull().default(0),
     refused: integer("refused").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.keyId, t.day] })],
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.day] }),
+  ],
 );
