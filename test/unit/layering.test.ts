@@ -16,7 +16,8 @@ const ROOT = join(import.meta.dir, "../..");
  * - auth (key format, scopes, rate limits, admission) sits below storage: the key store hashes
  *   and checks keys with auth's helpers, and admission names only what it needs of a store;
  * - storage is four floors of its own: what both dialects share (fault words, fault episodes,
- *   the versioned cache, the executor port every store is written against), then SQLite's plumbing, then the in-memory search index over it,
+ *   the versioned cache, the executor port every store is written against), then SQLite's
+ *   plumbing, then the in-memory search index over it,
  *   then the stores — the SQLite ones, their PostgreSQL twins and pg/'s replica, and ports.ts,
  *   the stores' contract for the floors above;
  * - config reads settings (its defaults come from auth and pg/), ops keeps the operator's
