@@ -16,7 +16,7 @@ const ROOT = join(import.meta.dir, "../..");
  * - auth (key format, scopes, rate limits, admission) sits below storage: the key store hashes
  *   and checks keys with auth's helpers, and admission names only what it needs of a store;
  * - storage is four floors of its own: what both dialects share (fault words, fault episodes,
- *   the versioned cache), then SQLite's plumbing, then the in-memory search index over it,
+ *   the versioned cache, the stores' executor port), then SQLite's plumbing, then the in-memory search index over it,
  *   then the stores — the SQLite ones, their PostgreSQL twins and pg/'s replica, and ports.ts,
  *   the stores' contract for the floors above;
  * - config reads settings (its defaults come from auth and pg/), ops keeps the operator's
@@ -31,7 +31,7 @@ const FLOORS: readonly (readonly [floor: string, paths: readonly string[]])[] = 
   ["schemas", ["src/schemas/", "db/schema.ts", "db/schema.pg.ts", "db/migrations.ts", "db/migrationsPg.ts"]],
   ["tools", ["src/cache/", "src/log.ts", "src/logOutput.ts"]],
   ["auth", ["src/auth/"]],
-  ["storage: both dialects' basics", ["src/storage/storageFault.ts", "src/storage/faultEpisodes.ts", "src/storage/versionedCache.ts"]],
+  ["storage: both dialects' basics", ["src/storage/storageFault.ts", "src/storage/faultEpisodes.ts", "src/storage/versionedCache.ts", "src/storage/executor.ts"]],
   ["storage: sqlite", ["src/storage/sqlite/"]],
   ["storage: search", ["src/storage/search/"]],
   ["storage: stores", ["src/storage/stores/", "src/storage/pg/", "src/storage/ports.ts"]],
