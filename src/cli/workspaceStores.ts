@@ -10,9 +10,8 @@ import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
 import { PgExecutor } from "../storage/pg/pgExecutor.ts";
 import { PgConsoleSessionStore } from "../storage/pg/pgConsoleSessionStore.ts";
 import { closePostgres, isPostgresUrl } from "../storage/pg/pgDatabase.ts";
-import { PgKeyStore } from "../storage/pg/pgKeyStore.ts";
 import { PgVersionWatch } from "../storage/pg/versionWatch.ts";
-import type { ConsoleLinkStorePort, ConsoleSessionStorePort, KeyStorePort } from "../storage/ports.ts";
+import type { ConsoleLinkStorePort, ConsoleSessionStorePort } from "../storage/ports.ts";
 import { UsageError } from "./cliSupport.ts";
 
 /** The --db / --database-url flags of the commands that manage keys and console access. */
@@ -22,7 +21,7 @@ export const DATABASE_FLAGS_HELP = `--db PATH (default DATABASE_PATH or ${DEFAUL
 --database-url URL (default DATABASE_URL; --db given alone means the SQLite file).`;
 
 export interface WorkspaceStores {
-  keys: KeyStorePort;
+  keys: KeyStore;
   consoleLinks: ConsoleLinkStorePort;
   consoleSessions: ConsoleSessionStorePort;
   close(): Promise<void>;
@@ -39,9 +38,10 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
   if (url === undefined) {
     const db = openDatabase(readSetting("databasePath", { flags: values, env }));
     migrate(db);
+    const x = SqliteExecutor.of(db);
     return {
-      keys: new KeyStore(db),
-      consoleLinks: new ConsoleLinkStore(SqliteExecutor.of(db)),
+      keys: new KeyStore(x),
+      consoleLinks: new ConsoleLinkStore(x),
       consoleSessions: new ConsoleSessionStore(db),
       close: async () => closeDatabase(db),
     };
@@ -50,9 +50,10 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
   const { pg } = await openMigratedPostgres(url, { max: 2 });
   // Not started: a command needs no announcements, only the version read after its own writes.
   const keysVersion = new PgVersionWatch(pg, "keys_version", createLogger("silent"));
+  const x = new PgExecutor(pg);
   return {
-    keys: new PgKeyStore(pg, keysVersion),
-    consoleLinks: new ConsoleLinkStore(new PgExecutor(pg)),
+    keys: new KeyStore(x, undefined, keysVersion),
+    consoleLinks: new ConsoleLinkStore(x),
     consoleSessions: new PgConsoleSessionStore(pg),
     close: () => closePostgres(pg),
   };
