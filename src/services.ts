@@ -70,7 +70,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
   const carriers = new CarrierStore(db, directoryVersion);
   // In-process unless the app passes a shared one (REDIS_URL: every instance spends one budget).
   const rateLimiter = overrides.rateLimiter ?? new InMemoryRateLimiter();
-  const keys = overrides.keys ?? new KeyStore(db, storage);
+  const keys = overrides.keys ?? new KeyStore(x, storage);
   const caches = new CacheRegistry();
   caches.add(...brokers.caches(), ...carriers.caches(), ...keys.caches(), rateLimiter);
   return {

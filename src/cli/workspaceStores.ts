@@ -9,9 +9,8 @@ import { SqliteExecutor } from "../storage/sqlite/sqliteExecutor.ts";
 import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
 import { PgExecutor } from "../storage/pg/pgExecutor.ts";
 import { closePostgres, isPostgresUrl } from "../storage/pg/pgDatabase.ts";
-import { PgKeyStore } from "../storage/pg/pgKeyStore.ts";
 import { PgVersionWatch } from "../storage/pg/versionWatch.ts";
-import type { ConsoleLinkStorePort, ConsoleSessionStorePort, KeyStorePort } from "../storage/ports.ts";
+import type { ConsoleLinkStorePort, ConsoleSessionStorePort } from "../storage/ports.ts";
 import { UsageError } from "./cliSupport.ts";
 
 /** The --db / --database-url flags of the commands that manage keys and console access. */
@@ -21,7 +20,7 @@ export const DATABASE_FLAGS_HELP = `--db PATH (default DATABASE_PATH or ${DEFAUL
 --database-url URL (default DATABASE_URL; --db given alone means the SQLite file).`;
 
 export interface WorkspaceStores {
-  keys: KeyStorePort;
+  keys: KeyStore;
   consoleLinks: ConsoleLinkStorePort;
   consoleSessions: ConsoleSessionStorePort;
   close(): Promise<void>;
@@ -40,7 +39,7 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
     migrate(db);
     const x = SqliteExecutor.of(db);
     return {
-      keys: new KeyStore(db),
+      keys: new KeyStore(x),
       consoleLinks: new ConsoleLinkStore(x),
       consoleSessions: new ConsoleSessionStore(x),
       close: async () => closeDatabase(db),
@@ -52,7 +51,7 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
   const keysVersion = new PgVersionWatch(pg, "keys_version", createLogger("silent"));
   const x = new PgExecutor(pg);
   return {
-    keys: new PgKeyStore(pg, keysVersion),
+    keys: new KeyStore(x, undefined, keysVersion),
     consoleLinks: new ConsoleLinkStore(x),
     consoleSessions: new ConsoleSessionStore(x),
     close: () => closePostgres(pg),

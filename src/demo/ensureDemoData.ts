@@ -35,8 +35,7 @@ export async function ensureDemoData(services: Services): Promise<DemoSetup> {
 export function ensureDemoKey(services: Services): Awaitable<string | undefined> {
   const create = (existing: number) => {
     if (existing > 0) return undefined;
-    const made = services.keys.create({ workspace: DEMO_WORKSPACE, name: "demo (API scopes)" }, services.now());
-    return made instanceof Promise ? made.then(({ key }) => key) : made.key;
+    return services.keys.create({ workspace: DEMO_WORKSPACE, name: "demo (API scopes)" }, services.now()).then(({ key }) => key);
   };
   const existing = services.keys.count();
   return existing instanceof Promise ? existing.then(create) : create(existing);

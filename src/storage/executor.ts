@@ -87,6 +87,13 @@ export interface Executor {
   rows<Q extends Runnable>(build: (db: Db, t: Tables) => Q): Awaitable<ReturnType<Q["all"]>>;
   /** The first row of one select, or undefined. */
   row<Q extends Runnable>(build: (db: Db, t: Tables) => Q): Awaitable<ReturnType<Q["get"]>>;
+  /**
+   * The select, locking the rows it reads until the write commits, for a check-then-write that
+   * concurrent writes must not interleave (count, then insert under a maximum). PostgreSQL: FOR
+   * UPDATE, so another transaction locking the same rows waits its turn. SQLite: the select
+   * unchanged, since a write holds the whole database's lock from BEGIN IMMEDIATE.
+   */
+  forUpdate<Q extends Runnable>(query: Q): Q;
 }
 
 /** Runs an operation's steps synchronously (SQLite), passing each result back; a failed statement is thrown into the operation. */

@@ -23,28 +23,6 @@ export type Port<S, M extends keyof S> = {
 // The stores whose rows live in the shared database when DATABASE_URL is set. The directory
 // itself (brokers, offices, reviews, carriers) is read from each instance's replica instead
 // (src/storage/pg/directoryReplica.ts), through the SQLite stores unchanged.
-/**
- * `caches` and `recordUse` stay synchronous in both dialects: the cache is this process's own,
- * and recordUse is bookkeeping that never fails a request (a twin writes in the background).
- * `findByHash` answers synchronously on a cache hit in both: admission stays promise-free then.
- */
-export type KeyStorePort = Pick<KeyStore, "caches" | "recordUse"> &
-  Port<
-    KeyStore,
-    | "create"
-    | "findByHash"
-    | "list"
-    | "revoke"
-    | "revokeNamed"
-    | "workspaceById"
-    | "workspaceByName"
-    | "listIn"
-    | "findIn"
-    | "createBounded"
-    | "roll"
-    | "count"
-    | "ensureWorkspace"
-  >;
 export type LeadStorePort = Port<LeadStore, "insert" | "list" | "search" | "exportPage" | "find" | "events" | "appendEvent">;
 export type QuoteStorePort = Port<QuoteStore, "insert" | "find">;
 export type KeyUsageStorePort = Port<KeyUsageStore, "add" | "since">;
@@ -56,7 +34,8 @@ export type StorageHealthPort = Pick<StorageHealth, "current" | "report" | "book
 
 /** The stores whose rows live in the shared database with DATABASE_URL, and its health (Services has them). */
 export interface WorkspaceStorePorts {
-  keys: KeyStorePort;
+  /** One class over either dialect (src/storage/executor.ts). */
+  keys: KeyStore;
   quotes: QuoteStorePort;
   leads: LeadStorePort;
   keyUsage: KeyUsageStorePort;

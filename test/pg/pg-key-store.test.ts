@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { hashApiKey } from "../../src/auth/apiKeyFormat.ts";
 import { createLogger } from "../../src/log.ts";
-import { PgKeyStore } from "../../src/storage/pg/pgKeyStore.ts";
+import { PgExecutor } from "../../src/storage/pg/pgExecutor.ts";
 import { createPgStores, type RunningPgStores } from "../../src/storage/pg/pgStores.ts";
 import { PgVersionWatch } from "../../src/storage/pg/versionWatch.ts";
+import { KeyStore } from "../../src/storage/stores/keyStore.ts";
 import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 import { eventually } from "../support/eventually.ts";
 
@@ -20,7 +21,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-describe("PgKeyStore", () => {
+describe("KeyStore over PostgreSQL", () => {
   test("create stores only the hash and lists the key with its workspace; list is oldest first, listIn newest first", async () => {
     const keys = running.stores.keys;
     const first = await keys.create({ workspace: "acme", name: "first" }, 1_000);
@@ -58,7 +59,7 @@ describe("PgKeyStore", () => {
     const otherWatch = new PgVersionWatch(other, "keys_version", log);
     await otherWatch.start();
     try {
-      const otherKeys = new PgKeyStore(other, otherWatch);
+      const otherKeys = new KeyStore(new PgExecutor(other), undefined, otherWatch);
       const { key, record } = await keys.create({ workspace: "revoking" }, 1_000);
       const hash = hashApiKey(key);
       await keys.findByHash(hash);

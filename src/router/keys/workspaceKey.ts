@@ -1,11 +1,10 @@
 import { TRPCError } from "@trpc/server";
 import type { Principal } from "../../auth/admitRequest.ts";
 import type { KeyLimits } from "../../auth/keyVocabulary.ts";
-import type { KeyListing, KeyWriteRefusal } from "../../storage/stores/keyStore.ts";
-import type { KeyStorePort } from "../../storage/ports.ts";
+import type { KeyListing, KeyStore, KeyWriteRefusal } from "../../storage/stores/keyStore.ts";
 
 /** A key of the caller's workspace; another workspace's key gets the answer an unknown id gets. */
-export async function workspaceKey(keys: Pick<KeyStorePort, "findIn">, id: string, workspaceId: string): Promise<KeyListing> {
+export async function workspaceKey(keys: Pick<KeyStore, "findIn">, id: string, workspaceId: string): Promise<KeyListing> {
   const key = await keys.findIn(id, workspaceId);
   if (!key) throw new TRPCError({ code: "NOT_FOUND", message: `No key with the id ${JSON.stringify(id)} exists in this workspace.` });
   return key;

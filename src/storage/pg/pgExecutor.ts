@@ -50,4 +50,9 @@ export class PgExecutor implements Executor {
   row<Q extends Runnable>(build: (db: Db, t: Tables) => Q): Promise<ReturnType<Q["get"]>> {
     return execute({ kind: "row", query: build(asDb(this.pg), tables) }) as Promise<ReturnType<Q["get"]>>;
   }
+
+  forUpdate<Q extends Runnable>(query: Q): Q {
+    // Typed as SQLite's select (which has no .for()); at run time it is PostgreSQL's, which does.
+    return (query as unknown as { for(strength: "update"): Q }).for("update");
+  }
 }

@@ -2,10 +2,10 @@ import type { Logger } from "../../log.ts";
 import type { StorageHealthPort, WorkspaceStorePorts } from "../ports.ts";
 import { ConsoleLinkStore } from "../stores/consoleLinkStore.ts";
 import { ConsoleSessionStore } from "../stores/consoleSessionStore.ts";
+import { KeyStore } from "../stores/keyStore.ts";
 import type { PgDb } from "./pgDatabase.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS, withDeadlines } from "./pgDeadline.ts";
 import { PgExecutor } from "./pgExecutor.ts";
-import { PgKeyStore } from "./pgKeyStore.ts";
 import { KeyUsageStore } from "../stores/keyUsageStore.ts";
 import { PgLeadStore } from "./pgLeadStore.ts";
 import { PgQuotePurge } from "./pgQuotePurge.ts";
@@ -43,7 +43,7 @@ export async function createPgStores(
   const x = new PgExecutor(bounded);
   return {
     stores: {
-      keys: new PgKeyStore(bounded, keysVersion, storage),
+      keys: new KeyStore(x, storage, keysVersion),
       leads: new PgLeadStore(bounded),
       quotes: new PgQuoteStore(bounded),
       keyUsage: new KeyUsageStore(x),

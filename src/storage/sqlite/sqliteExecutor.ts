@@ -52,4 +52,9 @@ export class SqliteExecutor implements Executor {
   row<Q extends Runnable>(build: (db: Db, t: Tables) => Q): ReturnType<Q["get"]> {
     return build(this.db, schema).get() as ReturnType<Q["get"]>;
   }
+
+  /** Unchanged: a write already holds the database's lock (BEGIN IMMEDIATE), and SQLite has no FOR UPDATE. */
+  forUpdate<Q extends Runnable>(query: Q): Q {
+    return query;
+  }
 }

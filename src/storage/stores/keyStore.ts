@@ -1,13 +1,14 @@
-import { and, asc, desc, eq, gt, isNull, lt, or, sql, type Column } from "drizzle-orm";
-import { apiKeys, workspaces } from "../../../db/schema.ts";
+import { and, asc, count, desc, eq, getTableColumns, gt, inArray, isNull, lt, or, sql, type Column } from "drizzle-orm";
+import type { apiKeys, workspaces } from "../../../db/schema.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/apiKeyFormat.ts";
 import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../../auth/keyVocabulary.ts";
-import type { DirectoryDb } from "../sqlite/database.ts";
-import { GroupCommit } from "../sqlite/groupCommit.ts";
-import { isBusyLock } from "../storageFault.ts";
+import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
+import { storable } from "../pg/pgDatabase.ts";
 import { MetaCounter } from "../sqlite/metaCounter.ts";
-import { VersionedCache } from "../versionedCache.ts";
+import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 import type { StorageHealth } from "../sqlite/storageHealth.ts";
+import { isBusyLock } from "../storageFault.ts";
+import { VersionedCache } from "../versionedCache.ts";
 
 export type StoredKey = typeof apiKeys.$inferSelect;
 export type KeyListing = Omit<StoredKey, "hash"> & { workspaceName: string };
@@ -28,12 +29,12 @@ export const LAST_USED_PRECISION_MS = 60_000;
 /**
  * Keys looked up by hash, kept between requests: every request is admitted with one, and the
  * lookup was the largest cost of a cached answer. Unknown hashes are kept too (as null), so a
- * flood of wrong keys does not reach SQLite either; the caps bound what either may hold.
+ * flood of wrong keys does not reach the database either; the caps bound what either may hold.
  */
 export const KEY_CACHE_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024 };
 
-/** A new key's secret and its row (both dialects store the same row). */
-export function newKey(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): { key: string; record: StoredKey } {
+/** A new key's secret and its row. */
+function newKey(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number): { key: string; record: StoredKey } {
   const key = generateApiKey();
   const record: StoredKey = {
     id: `key_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
@@ -54,7 +55,7 @@ export function newKey(workspace: Workspace, input: Omit<NewKey, "workspace">, n
 }
 
 /** What a listing shows of a key: everything but its hash, with its workspace's name. */
-export function listingOf(record: StoredKey, workspace: Workspace): KeyListing {
+function listingOf(record: StoredKey, workspace: Workspace): KeyListing {
   const { hash: _hash, ...listing } = record;
   return { ...listing, workspaceName: workspace.name };
 }
@@ -73,143 +74,236 @@ export type KeyWriteRefusal = { refused: "workspace-full"; live: number } | { re
 export type RolledKey = CreatedKey & { previous: KeyListing };
 
 /** The settings a successor copies from the key it replaces (its expiry included, as it was before the roll). */
-export function successorOf(old: StoredKey): Omit<NewKey, "workspace"> {
+function successorOf(old: StoredKey): Omit<NewKey, "workspace"> {
   return { name: old.name, scopes: old.scopes as Scope[], rateLimitPerMinute: old.rateLimitPerMinute, expiresAt: old.expiresAt, origins: old.origins };
 }
 
 /** What a roll writes on the old key: revoked at once (grace 0), else expiring when the grace ends, an earlier expiry kept. */
-export function rollEnd(old: StoredKey, graceMs: number, now: number): { revokedAt: number } | { expiresAt: number } {
+function rollEnd(old: StoredKey, graceMs: number, now: number): { revokedAt: number } | { expiresAt: number } {
   if (graceMs === 0) return { revokedAt: now };
   const end = now + graceMs;
   return { expiresAt: old.expiresAt === null ? end : Math.min(old.expiresAt, end) };
 }
 
 /** A candidate workspace row for ensureWorkspace (kept only if the name is new). */
-export function newWorkspace(name: string, now: number): Workspace {
+function newWorkspace(name: string, now: number): Workspace {
   return { id: `ws_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, name, createdAt: now };
 }
 
-/** The api_keys columns the predicates below read, of either dialect's table. */
+/** The api_keys columns the predicates below read. */
 type KeyColumns = { revokedAt: Column; expiresAt: Column; replacedBy: Column };
 
-/** A key that still works at `now`: not revoked, not expired (both dialects' queries use this). */
-export function live(keys: KeyColumns, now: number) {
+/** A key that still works at `now`: not revoked, not expired. */
+function live(keys: KeyColumns, now: number) {
   return and(isNull(keys.revokedAt), or(isNull(keys.expiresAt), gt(keys.expiresAt, now)));
 }
 
 /** A live key that no roll has replaced yet: the only kind a roll may replace. */
-export function rollable(keys: KeyColumns, now: number) {
+function rollable(keys: KeyColumns, now: number) {
   return and(live(keys, now), isNull(keys.replacedBy));
 }
 
-/** API keys and the workspaces they belong to. Only SHA-256 hashes of keys are stored. */
+/** What a listing shows of a key: every column but the hash. */
+function listedColumns(keys: Tables["apiKeys"]) {
+  const { hash: _hash, ...columns } = getTableColumns(keys);
+  return columns;
+}
+
+/** Keys as listed, with their workspace's name: a query to narrow and order. */
+function listing(db: Db, { apiKeys, workspaces }: Tables) {
+  return db
+    .select({ ...listedColumns(apiKeys), workspaceName: workspaces.name })
+    .from(apiKeys)
+    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
+    .$dynamic();
+}
+
+/**
+ * Locks the workspace's row until the write commits (Executor.forUpdate), so key writes in one
+ * workspace take turns, from any process or instance: a count under the maximum stays true
+ * until the insert.
+ */
+function* lockWorkspace(x: Executor, db: Db, { workspaces }: Tables, workspaceId: string): Op<void> {
+  yield* run(x.forUpdate(db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId))));
+}
+
+/** The workspace's live keys: neither revoked nor expired (keys in a roll's grace are live). */
+function* liveCount(db: Db, { apiKeys }: Tables, workspaceId: string, now: number): Op<number> {
+  const counted = yield* row(db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), live(apiKeys, now))));
+  return counted?.n ?? 0;
+}
+
+/**
+ * The workspace of the candidate's name, made if it does not exist yet. Insert-or-nothing, then
+ * read: two processes (say two `keys create` for a new workspace) may race here, and a check
+ * followed by an insert let the second one fail on the unique name.
+ */
+function* ensureWorkspaceOp(db: Db, { workspaces }: Tables, candidate: Workspace): Op<Workspace> {
+  yield* run(db.insert(workspaces).values(candidate).onConflictDoNothing({ target: workspaces.name }));
+  return (yield* row(db.select().from(workspaces).where(eq(workspaces.name, candidate.name)))) ?? candidate;
+}
+
+/**
+ * keys_version as this process knows it: the key cache holds for one version. Triggers move it
+ * on every change admission depends on (not on lastUsedAt), made by any process or instance.
+ */
+export interface KeysVersion {
+  /** The version now, from memory: admission cannot wait on the database per request. */
+  current(): number;
+  /** After this process's own write: makes its very next request see the change. */
+  refresh(): Awaitable<unknown>;
+}
+
+/** Told when the lastUsedAt write fails (a read must not fail for bookkeeping). */
+type Bookkeeping = Pick<StorageHealth, "bookkeepingFailed">;
+
+/**
+ * What SQLite does its own way on admission's path, both for speed. keys_version is the meta
+ * row read again only when the WAL shows a commit (MetaCounter: no query per request), and this
+ * process's own write just makes it forget the value. A cache miss is a prepared statement:
+ * measured in process (issue 26), 1.3 µs a lookup against 89 µs when drizzle's select is built
+ * each time, and a flood of unknown keys is nothing but misses. PostgreSQL needs neither: its
+ * version is announced (PgVersionWatch), and a miss costs a round trip whatever the build.
+ */
+function sqliteHotPath(x: SqliteExecutor): { version: KeysVersion; lookUp: (hash: string) => StoredKey | undefined } {
+  const counter = new MetaCounter(x.db, "keys_version");
+  const { apiKeys } = x.t;
+  const byHash = x.db.select().from(apiKeys).where(eq(apiKeys.hash, sql.placeholder("hash"))).prepare();
+  return {
+    version: { current: () => counter.current(), refresh: () => counter.invalidate() },
+    lookUp: (hash) => byHash.get({ hash }),
+  };
+}
+
+/**
+ * API keys and the workspaces they belong to, over SQLite or PostgreSQL (src/storage/executor.ts).
+ * Only SHA-256 hashes of keys are stored.
+ *
+ * Admission reads keys from a cache that holds while keys_version has not moved (KeysVersion): a
+ * hit answers synchronously, the value itself; a miss asks the database (at once with SQLite, a
+ * promise with PostgreSQL). After its own writes the store refreshes the version before
+ * answering, so this process's very next request sees the change. Other processes see it at
+ * their next request (SQLite: the WAL shows the commit); other instances when PostgreSQL
+ * announces it (NOTIFY at commit) or, if that is lost, at their next poll (a second).
+ */
 export class KeyStore {
-  private readonly byHash;
-  /** Bumped by triggers on every change admission depends on (migration 0007), from any process. */
-  private readonly version: MetaCounter;
   private readonly cache = new VersionedCache<StoredKey | null>("api-keys", KEY_CACHE_LIMITS);
-  private readonly touch;
-  private readonly writes: GroupCommit;
+  private readonly version: KeysVersion;
+  /** The key with this hash, from the database (a cache miss). */
+  private readonly lookUp: (hash: string) => Awaitable<StoredKey | undefined>;
   /** When this process last wrote each key's lastUsedAt: the read path skips the UPDATE in between. */
   private readonly lastUseWritten = new Map<string, number>();
 
+  /** Over SQLite: keys_version and the cache miss's lookup are SQLite's own (sqliteHotPath). */
+  constructor(x: SqliteExecutor, storage?: Bookkeeping);
+  /** Over PostgreSQL: keys_version is the caller's watch (PgVersionWatch; createPgStores starts it). */
+  constructor(x: Executor, storage: Bookkeeping | undefined, version: KeysVersion);
   constructor(
-    private readonly db: DirectoryDb,
-    /** Told when the lastUsedAt write fails (a read must not fail for bookkeeping). */
-    private readonly storage?: Pick<StorageHealth, "bookkeepingFailed">,
+    private readonly x: Executor,
+    private readonly storage?: Bookkeeping,
+    version?: KeysVersion,
   ) {
-    this.version = new MetaCounter(db, "keys_version");
-    this.writes = GroupCommit.of(db.$client);
-    this.byHash = db.select().from(apiKeys).where(eq(apiKeys.hash, sql.placeholder("hash"))).prepare();
-    this.touch = db
-      .update(apiKeys)
-      .set({ lastUsedAt: sql`${sql.placeholder("now")}` })
-      .where(
-        and(
-          eq(apiKeys.id, sql.placeholder("id")),
-          or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql.placeholder("staleBefore"))),
-        ),
-      )
-      .prepare();
+    if (x instanceof SqliteExecutor) {
+      const sqlite = sqliteHotPath(x);
+      this.version = version ?? sqlite.version;
+      this.lookUp = sqlite.lookUp;
+    } else if (version) {
+      this.version = version;
+      this.lookUp = (hash) => x.row((db, { apiKeys }) => db.select().from(apiKeys).where(eq(apiKeys.hash, hash)).limit(1));
+    } else {
+      throw new TypeError("KeyStore over PostgreSQL needs keys_version's watch (PgVersionWatch)");
+    }
   }
 
-  /** Creates the key (and its workspace if new); returns the only copy of the full key. */
-  async create(input: NewKey, now: number): Promise<{ key: string; record: KeyListing }> {
+  /** Creates the key (and its workspace if new) in one write; returns the only copy of the full key. */
+  async create(input: NewKey, now: number): Promise<CreatedKey> {
     const candidate = newWorkspace(input.workspace, now);
+    // SQLite may run the write twice (see GroupCommit): the key made the first time is the one kept.
     let made: ReturnType<typeof newKey> | undefined;
-    const workspace = await this.writes.write(() => {
-      const workspace = this.ensureWorkspaceNow(candidate);
+    const created = await this.x.write(function* (db, t): Op<CreatedKey> {
+      const workspace = yield* ensureWorkspaceOp(db, t, candidate);
       made ??= newKey(workspace, input, now);
-      this.db.insert(apiKeys).values(made.record).run();
-      return workspace;
+      yield* run(db.insert(t.apiKeys).values(made.record));
+      return { key: made.key, record: listingOf(made.record, workspace) };
     });
-    this.version.invalidate();
-    return { key: made!.key, record: listingOf(made!.record, workspace) };
+    await this.changed();
+    return created;
   }
 
   /**
    * Creates a key unless the workspace already has `maxLive` live keys (revoked and expired ones
-   * do not count, keys in a roll's grace do). Count and insert are one write of the group commit,
-   * whose transaction takes the write lock first (BEGIN IMMEDIATE): a second process (the CLI,
-   * another request) cannot slip a key in between. It may run twice (see GroupCommit): only the
-   * run that committed is returned.
+   * do not count, keys in a roll's grace do). Count and insert are one write under the
+   * workspace's lock (lockWorkspace): a second process or instance (the CLI, another request)
+   * cannot slip a key in between.
    */
   async createBounded(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number, maxLive: number): Promise<CreatedKey | KeyWriteRefusal> {
-    const made = await this.writes.write((): CreatedKey | KeyWriteRefusal => {
-        const live = this.liveCount(workspace.id, now);
-        if (live >= maxLive) return { refused: "workspace-full", live };
-        const fresh = newKey(workspace, input, now);
-        this.db.insert(apiKeys).values(fresh.record).run();
-        return { key: fresh.key, record: listingOf(fresh.record, workspace) };
+    const x = this.x;
+    const made = await x.write(function* (db, t): Op<CreatedKey | KeyWriteRefusal> {
+      yield* lockWorkspace(x, db, t, workspace.id);
+      const live = yield* liveCount(db, t, workspace.id, now);
+      if (live >= maxLive) return { refused: "workspace-full", live };
+      const fresh = newKey(workspace, input, now);
+      yield* run(db.insert(t.apiKeys).values(fresh.record));
+      return { key: fresh.key, record: listingOf(fresh.record, workspace) };
     });
-    if ("key" in made) this.version.invalidate();
+    if ("key" in made) await this.changed();
     return made;
   }
 
   /**
    * Replaces a live key with a new one of its settings, at most once: the old key is marked
-   * replaced_by in the same write (one IMMEDIATE transaction) as the successor's insert, by an UPDATE that
-   * matches only a live key not rolled yet. Of concurrent rolls exactly one makes a successor.
-   * A roll with a grace adds a live key for its length, so it needs room under `maxLive`;
-   * grace 0 replaces one live key with another and always fits.
+   * replaced_by in the same write as the successor's insert (under the workspace's lock), by an
+   * UPDATE that matches only a live key not rolled yet. Of concurrent rolls exactly one makes a
+   * successor. A roll with a grace adds a live key for its length, so it needs room under
+   * `maxLive`; grace 0 replaces one live key with another and always fits.
    */
   async roll(id: string, workspace: Workspace, graceMs: number, now: number, maxLive: number): Promise<RolledKey | KeyWriteRefusal> {
-    const rolled = await this.writes.write((): RolledKey | KeyWriteRefusal => {
-        const old = this.db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspace.id))).get();
-        if (!old) return { refused: "not-rollable" };
-        if (graceMs > 0) {
-          const live = this.liveCount(workspace.id, now);
-          if (live >= maxLive) return { refused: "workspace-full", live };
-        }
-        const fresh = newKey(workspace, successorOf(old), now);
-        const marked = this.db
+    // PostgreSQL refuses a NUL in a query's text, and no id holds one: not asked (SQLite would find nothing either).
+    if (!storable(id)) return { refused: "not-rollable" };
+    const x = this.x;
+    const rolled = await x.write(function* (db, t): Op<RolledKey | KeyWriteRefusal> {
+      const { apiKeys } = t;
+      yield* lockWorkspace(x, db, t, workspace.id);
+      const old = yield* row(db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspace.id))));
+      if (!old) return { refused: "not-rollable" };
+      if (graceMs > 0) {
+        const live = yield* liveCount(db, t, workspace.id, now);
+        if (live >= maxLive) return { refused: "workspace-full", live };
+      }
+      const fresh = newKey(workspace, successorOf(old), now);
+      const [previous] = yield* rows(
+        db
           .update(apiKeys)
           .set({ replacedBy: fresh.record.id, ...rollEnd(old, graceMs, now) })
           .where(and(eq(apiKeys.id, id), rollable(apiKeys, now)))
-          .returning({ id: apiKeys.id })
-          .all();
-        if (marked.length === 0) return { refused: "not-rollable" };
-        this.db.insert(apiKeys).values(fresh.record).run();
-        const previous = this.findIn(id, workspace.id);
-        if (!previous) throw new Error(`key ${id} vanished inside its own roll`);
-        return { key: fresh.key, record: listingOf(fresh.record, workspace), previous };
+          .returning(listedColumns(apiKeys)),
+      );
+      if (!previous) return { refused: "not-rollable" };
+      yield* run(db.insert(apiKeys).values(fresh.record));
+      return { key: fresh.key, record: listingOf(fresh.record, workspace), previous: { ...previous, workspaceName: workspace.name } };
     });
-    if ("key" in rolled) this.version.invalidate();
+    if ("key" in rolled) await this.changed();
     return rolled;
   }
 
-  /** The workspace's live keys: neither revoked nor expired (keys in a roll's grace are live). */
-  private liveCount(workspaceId: string, now: number): number {
-    return this.db.select({ n: sql<number>`count(*)` }).from(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), live(apiKeys, now))).get()?.n ?? 0;
+  /**
+   * The key with this hash: from the cache while keys_version has not moved (synchronously, the
+   * value itself), else from the database (SQLite at once, PostgreSQL a promise). Unknown hashes
+   * are kept too (as null). The version is read before the query: a change racing the lookup is
+   * seen next turn.
+   */
+  findByHash(hash: string): StoredKey | undefined | Promise<StoredKey | undefined> {
+    const version = this.version.current();
+    const hit = this.cache.lookup(hash, version);
+    if (hit !== undefined) return hit ?? undefined;
+    const found = this.lookUp(hash);
+    if (found instanceof Promise) return found.then((key) => this.remember(hash, version, key));
+    return this.remember(hash, version, found);
   }
 
-  /**
-   * The key with this hash, from the cache while no key has changed anywhere: a revocation, an
-   * expiry, a new scope list or limit in any process moves keys_version, which empties the cache
-   * before the next lookup. (The version is read first: a change racing the lookup is seen next turn.)
-   */
-  findByHash(hash: string): StoredKey | undefined {
-    return this.cache.get(hash, this.version.current(), () => this.byHash.get({ hash }) ?? null) ?? undefined;
+  private remember(hash: string, version: number, key: StoredKey | undefined): StoredKey | undefined {
+    this.cache.store(hash, version, key ?? null);
+    return key;
   }
 
   /** The key cache's size against its caps (for /metrics and the memory-bounds test). */
@@ -219,108 +313,103 @@ export class KeyStore {
 
   /**
    * Writes lastUsedAt when this process has not written it for the key within the precision,
-   * in the next write batch: the request does not wait for it. It is bookkeeping: when the
-   * write fails (disk full, read-only file) the request has gone on, and the failure is
-   * reported, never thrown; when another process held the lock too long, the next use tries again.
+   * in the background (SQLite: the next write batch): the request does not wait for it. It is
+   * bookkeeping: when the write fails (disk full, read-only file, PostgreSQL out of reach) the
+   * request has gone on, and the failure is reported, never thrown; when another process held
+   * SQLite's lock too long, the next use tries again.
    */
   recordUse(id: string, now: number): void {
     const written = this.lastUseWritten.get(id);
     if (written !== undefined && now - written < LAST_USED_PRECISION_MS) return;
     this.lastUseWritten.set(id, now);
-    this.writes
-      .write(() => this.touch.run({ id, now, staleBefore: now - LAST_USED_PRECISION_MS }))
+    const staleBefore = now - LAST_USED_PRECISION_MS;
+    this.x
+      .apply((db, { apiKeys }) =>
+        db
+          .update(apiKeys)
+          .set({ lastUsedAt: now })
+          .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore)))),
+      )
       .catch((error: unknown) => {
         if (isBusyLock(error) && this.lastUseWritten.get(id) === now) this.lastUseWritten.delete(id);
         this.storage?.bookkeepingFailed(error, "lastUsedAt");
       });
   }
 
-  list(): KeyListing[] {
-    return this.listing().orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)).all();
-  }
-
-  private listing() {
-    return this.db
-      .select({
-        id: apiKeys.id,
-        workspaceId: apiKeys.workspaceId,
-        workspaceName: workspaces.name,
-        name: apiKeys.name,
-        displayPrefix: apiKeys.displayPrefix,
-        scopes: apiKeys.scopes,
-        rateLimitPerMinute: apiKeys.rateLimitPerMinute,
-        origins: apiKeys.origins,
-        expiresAt: apiKeys.expiresAt,
-        revokedAt: apiKeys.revokedAt,
-        createdAt: apiKeys.createdAt,
-        lastUsedAt: apiKeys.lastUsedAt,
-        replacedBy: apiKeys.replacedBy,
-      })
-      .from(apiKeys)
-      .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-      .$dynamic();
+  /** Every key, oldest first, without hashes. */
+  list(): Awaitable<KeyListing[]> {
+    return this.x.rows((db, t) => listing(db, t).orderBy(asc(t.apiKeys.createdAt), asc(t.apiKeys.id)));
   }
 
   /** Revokes a key; false when there is no such key. Revoking twice keeps the first time. */
   async revoke(id: string, now: number): Promise<boolean> {
-    const found = await this.writes.write(() => {
-      const row = this.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.id, id)).get();
-      if (row) this.db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).run();
-      return row !== undefined;
-    });
-    this.version.invalidate();
-    return found;
+    const found = await this.x.apply((db, { apiKeys }) =>
+      db
+        .update(apiKeys)
+        .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now})` })
+        .where(eq(apiKeys.id, id))
+        .returning({ id: apiKeys.id }),
+    );
+    if (found.length === 0) return false;
+    await this.changed();
+    return true;
   }
 
   /** Revokes every live key with this name in the workspace (for keys the service makes itself). */
   async revokeNamed(workspaceName: string, keyName: string, now: number): Promise<void> {
-    await this.writes.write(() => {
-      const workspace = this.db.select().from(workspaces).where(eq(workspaces.name, workspaceName)).get();
-      if (!workspace) return;
-      this.db
+    const revoked = await this.x.apply((db, { apiKeys, workspaces }) => {
+      const workspace = db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.name, workspaceName));
+      return db
         .update(apiKeys)
         .set({ revokedAt: now })
-        .where(and(eq(apiKeys.workspaceId, workspace.id), eq(apiKeys.name, keyName), isNull(apiKeys.revokedAt)))
-        .run();
+        .where(and(inArray(apiKeys.workspaceId, workspace), eq(apiKeys.name, keyName), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id });
     });
-    this.version.invalidate();
+    if (revoked.length > 0) await this.changed();
   }
 
-  workspaceById(id: string): Workspace | undefined {
-    return this.db.select().from(workspaces).where(eq(workspaces.id, id)).get();
+  workspaceById(id: string): Awaitable<Workspace | undefined> {
+    return this.x.row((db, { workspaces }) => db.select().from(workspaces).where(eq(workspaces.id, id)));
   }
 
-  workspaceByName(name: string): Workspace | undefined {
-    return this.db.select().from(workspaces).where(eq(workspaces.name, name)).get();
+  workspaceByName(name: string): Awaitable<Workspace | undefined> {
+    return this.x.row((db, { workspaces }) => db.select().from(workspaces).where(eq(workspaces.name, name)));
   }
 
   /** One workspace's keys, newest first, without hashes. */
-  listIn(workspaceId: string): KeyListing[] {
-    return this.listing().where(eq(apiKeys.workspaceId, workspaceId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).all();
+  listIn(workspaceId: string): Awaitable<KeyListing[]> {
+    return this.x.rows((db, t) => listing(db, t).where(eq(t.apiKeys.workspaceId, workspaceId)).orderBy(desc(t.apiKeys.createdAt), desc(t.apiKeys.id)));
   }
 
   /** A key of this workspace (another workspace's key is not found, like an unknown id). */
-  findIn(id: string, workspaceId: string): KeyListing | undefined {
-    return this.listing().where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId))).get();
+  findIn(id: string, workspaceId: string): Awaitable<KeyListing | undefined> {
+    if (!storable(id)) return undefined; // as in roll
+    return this.x.row((db, t) => listing(db, t).where(and(eq(t.apiKeys.id, id), eq(t.apiKeys.workspaceId, workspaceId))));
   }
 
-  count(): number {
-    return this.db.select({ n: sql<number>`count(*)` }).from(apiKeys).get()?.n ?? 0;
+  count(): Awaitable<number> {
+    return this.x.read(function* (db, { apiKeys }) {
+      return (yield* row(db.select({ n: count() }).from(apiKeys)))?.n ?? 0;
+    });
+  }
+
+  /** The workspace of this name, made if new (ensureWorkspaceOp: race-safe). */
+  ensureWorkspace(name: string, now: number): Promise<Workspace> {
+    const candidate = newWorkspace(name, now);
+    return this.x.write((db, t) => ensureWorkspaceOp(db, t, candidate));
   }
 
   /**
-   * The workspace of this name, made if it does not exist yet. Insert-or-nothing, then read:
-   * two processes (say two `keys create` for a new workspace) may race here, and a check
-   * followed by an insert let the second one fail on the unique name.
+   * After a write of this process: keys_version as the database has it now, so the next request
+   * here is admitted against the change. The write is committed either way: if the version
+   * cannot be read (PostgreSQL out of reach), the cache is dropped instead of failing an
+   * acknowledged write.
    */
-  ensureWorkspace(name: string, now: number): Promise<Workspace> {
-    const candidate = newWorkspace(name, now);
-    return this.writes.write(() => this.ensureWorkspaceNow(candidate));
-  }
-
-  /** ensureWorkspace's statements, inside a write batch. */
-  private ensureWorkspaceNow(candidate: Workspace): Workspace {
-    this.db.insert(workspaces).values(candidate).onConflictDoNothing({ target: workspaces.name }).run();
-    return this.workspaceByName(candidate.name) ?? candidate;
+  private async changed(): Promise<void> {
+    try {
+      await this.version.refresh();
+    } catch {
+      this.cache.clear();
+    }
   }
 }
