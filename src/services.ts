@@ -79,7 +79,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     keys,
     carriers,
     quotes: overrides.quotes ?? new QuoteStore(db),
-    leads: overrides.leads ?? new LeadStore(db),
+    leads: overrides.leads ?? new LeadStore(x),
     usage,
     keyUsage,
     consoleLinks: overrides.consoleLinks ?? new ConsoleLinkStore(x),

@@ -45,7 +45,6 @@ export type KeyStorePort = Pick<KeyStore, "caches" | "recordUse"> &
     | "count"
     | "ensureWorkspace"
   >;
-export type LeadStorePort = Port<LeadStore, "insert" | "list" | "search" | "exportPage" | "find" | "events" | "appendEvent">;
 export type QuoteStorePort = Port<QuoteStore, "insert" | "find">;
 export type KeyUsageStorePort = Port<KeyUsageStore, "add" | "since">;
 export type ConsoleLinkStorePort = Port<ConsoleLinkStore, "create" | "redeem">;
@@ -58,7 +57,7 @@ export type StorageHealthPort = Pick<StorageHealth, "current" | "report" | "book
 export interface WorkspaceStorePorts {
   keys: KeyStorePort;
   quotes: QuoteStorePort;
-  leads: LeadStorePort;
+  leads: LeadStore;
   keyUsage: KeyUsageStorePort;
   consoleLinks: ConsoleLinkStorePort;
   consoleSessions: ConsoleSessionStorePort;

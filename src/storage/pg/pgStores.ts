@@ -1,13 +1,13 @@
 import type { Logger } from "../../log.ts";
 import type { StorageHealthPort, WorkspaceStorePorts } from "../ports.ts";
 import { ConsoleLinkStore } from "../stores/consoleLinkStore.ts";
+import { LeadStore } from "../stores/leadStore.ts";
 import { PgConsoleSessionStore } from "./pgConsoleSessionStore.ts";
 import type { PgDb } from "./pgDatabase.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS, withDeadlines } from "./pgDeadline.ts";
 import { PgExecutor } from "./pgExecutor.ts";
 import { PgKeyStore } from "./pgKeyStore.ts";
 import { PgKeyUsageStore } from "./pgKeyUsageStore.ts";
-import { PgLeadStore } from "./pgLeadStore.ts";
 import { PgQuotePurge } from "./pgQuotePurge.ts";
 import { PgQuoteStore } from "./pgQuoteStore.ts";
 import { PgStorageHealth } from "./pgStorageHealth.ts";
@@ -44,7 +44,7 @@ export async function createPgStores(
   return {
     stores: {
       keys: new PgKeyStore(bounded, keysVersion, storage),
-      leads: new PgLeadStore(bounded),
+      leads: new LeadStore(x),
       quotes: new PgQuoteStore(bounded),
       keyUsage: new PgKeyUsageStore(bounded),
       consoleLinks: new ConsoleLinkStore(x),
