@@ -78,7 +78,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     brokers,
     keys,
     carriers,
-    quotes: overrides.quotes ?? new QuoteStore(db),
+    quotes: overrides.quotes ?? new QuoteStore(x),
     leads: overrides.leads ?? new LeadStore(x),
     usage,
     keyUsage,

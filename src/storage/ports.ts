@@ -45,7 +45,6 @@ export type KeyStorePort = Pick<KeyStore, "caches" | "recordUse"> &
     | "count"
     | "ensureWorkspace"
   >;
-export type QuoteStorePort = Port<QuoteStore, "insert" | "find">;
 export type KeyUsageStorePort = Port<KeyUsageStore, "add" | "since">;
 export type ConsoleLinkStorePort = Port<ConsoleLinkStore, "create" | "redeem">;
 export type ConsoleSessionStorePort = Port<ConsoleSessionStore, "start" | "resolve" | "end" | "endAll">;
@@ -56,7 +55,7 @@ export type StorageHealthPort = Pick<StorageHealth, "current" | "report" | "book
 /** The stores whose rows live in the shared database with DATABASE_URL, and its health (Services has them). */
 export interface WorkspaceStorePorts {
   keys: KeyStorePort;
-  quotes: QuoteStorePort;
+  quotes: QuoteStore;
   leads: LeadStore;
   keyUsage: KeyUsageStorePort;
   consoleLinks: ConsoleLinkStorePort;

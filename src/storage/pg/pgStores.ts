@@ -2,6 +2,7 @@ import type { Logger } from "../../log.ts";
 import type { StorageHealthPort, WorkspaceStorePorts } from "../ports.ts";
 import { ConsoleLinkStore } from "../stores/consoleLinkStore.ts";
 import { LeadStore } from "../stores/leadStore.ts";
+import { QuoteStore } from "../stores/quoteStore.ts";
 import { PgConsoleSessionStore } from "./pgConsoleSessionStore.ts";
 import type { PgDb } from "./pgDatabase.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS, withDeadlines } from "./pgDeadline.ts";
@@ -9,7 +10,6 @@ import { PgExecutor } from "./pgExecutor.ts";
 import { PgKeyStore } from "./pgKeyStore.ts";
 import { PgKeyUsageStore } from "./pgKeyUsageStore.ts";
 import { PgQuotePurge } from "./pgQuotePurge.ts";
-import { PgQuoteStore } from "./pgQuoteStore.ts";
 import { PgStorageHealth } from "./pgStorageHealth.ts";
 import { PgVersionWatch } from "./versionWatch.ts";
 
@@ -45,7 +45,7 @@ export async function createPgStores(
     stores: {
       keys: new PgKeyStore(bounded, keysVersion, storage),
       leads: new LeadStore(x),
-      quotes: new PgQuoteStore(bounded),
+      quotes: new QuoteStore(x),
       keyUsage: new PgKeyUsageStore(bounded),
       consoleLinks: new ConsoleLinkStore(x),
       consoleSessions: new PgConsoleSessionStore(bounded, storage),
