@@ -84,7 +84,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     keyUsage,
     consoleLinks: overrides.consoleLinks ?? new ConsoleLinkStore(x),
     consoleSessions: overrides.consoleSessions ?? new ConsoleSessionStore(db, storage),
-    quotePurge: overrides.quotePurge ?? new QuotePurge(db),
+    quotePurge: overrides.quotePurge ?? new QuotePurge(x),
     rateLimiter,
     caches,
     authFailures: new AuthFailureThrottle(),

@@ -48,7 +48,6 @@ export type KeyStorePort = Pick<KeyStore, "caches" | "recordUse"> &
 export type KeyUsageStorePort = Port<KeyUsageStore, "add" | "since">;
 export type ConsoleLinkStorePort = Port<ConsoleLinkStore, "create" | "redeem">;
 export type ConsoleSessionStorePort = Port<ConsoleSessionStore, "start" | "resolve" | "end" | "endAll">;
-export type QuotePurgePort = Port<QuotePurge, "batch">;
 /** `current` is this process's memory; the checks may ask the database (a network round trip with PostgreSQL). */
 export type StorageHealthPort = Pick<StorageHealth, "current" | "report" | "bookkeepingFailed" | "readsNeedDatabase"> & Port<StorageHealth, "recheck" | "status">;
 
@@ -61,7 +60,7 @@ export interface WorkspaceStorePorts {
   consoleLinks: ConsoleLinkStorePort;
   consoleSessions: ConsoleSessionStorePort;
   /** Deletes quotes long past expiry (run in batches by src/ops/maintenance.ts). */
-  quotePurge: QuotePurgePort;
+  quotePurge: QuotePurge;
   /** Whether the database works (full, read-only, unreachable): logged once per episode, read by /readyz. */
   storage: StorageHealthPort;
 }

@@ -2,6 +2,7 @@ import type { Logger } from "../../log.ts";
 import type { StorageHealthPort, WorkspaceStorePorts } from "../ports.ts";
 import { ConsoleLinkStore } from "../stores/consoleLinkStore.ts";
 import { LeadStore } from "../stores/leadStore.ts";
+import { QuotePurge } from "../stores/quotePurge.ts";
 import { QuoteStore } from "../stores/quoteStore.ts";
 import { PgConsoleSessionStore } from "./pgConsoleSessionStore.ts";
 import type { PgDb } from "./pgDatabase.ts";
@@ -9,7 +10,6 @@ import { DEFAULT_STATEMENT_TIMEOUT_MS, withDeadlines } from "./pgDeadline.ts";
 import { PgExecutor } from "./pgExecutor.ts";
 import { PgKeyStore } from "./pgKeyStore.ts";
 import { PgKeyUsageStore } from "./pgKeyUsageStore.ts";
-import { PgQuotePurge } from "./pgQuotePurge.ts";
 import { PgStorageHealth } from "./pgStorageHealth.ts";
 import { PgVersionWatch } from "./versionWatch.ts";
 
@@ -49,7 +49,7 @@ export async function createPgStores(
       keyUsage: new PgKeyUsageStore(bounded),
       consoleLinks: new ConsoleLinkStore(x),
       consoleSessions: new PgConsoleSessionStore(bounded, storage),
-      quotePurge: new PgQuotePurge(bounded),
+      quotePurge: new QuotePurge(x),
       storage,
     },
     keysVersion,
