@@ -10,7 +10,6 @@ import { openMigratedPostgres } from "../storage/pg/migratePg.ts";
 import { PgExecutor } from "../storage/pg/pgExecutor.ts";
 import { closePostgres, isPostgresUrl } from "../storage/pg/pgDatabase.ts";
 import { PgVersionWatch } from "../storage/pg/versionWatch.ts";
-import type { ConsoleLinkStorePort, ConsoleSessionStorePort } from "../storage/ports.ts";
 import { UsageError } from "./cliSupport.ts";
 
 /** The --db / --database-url flags of the commands that manage keys and console access. */
@@ -21,8 +20,8 @@ export const DATABASE_FLAGS_HELP = `--db PATH (default DATABASE_PATH or ${DEFAUL
 
 export interface WorkspaceStores {
   keys: KeyStore;
-  consoleLinks: ConsoleLinkStorePort;
-  consoleSessions: ConsoleSessionStorePort;
+  consoleLinks: ConsoleLinkStore;
+  consoleSessions: ConsoleSessionStore;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import type { RateLimiter } from "../auth/rateLimiter.ts";
 import type { Logger } from "../log.ts";
-import type { QuotePurgePort } from "../storage/ports.ts";
+import type { QuotePurge } from "../storage/stores/quotePurge.ts";
 
 export interface MaintenanceOptions {
   /** How often idle rate-limit windows are dropped (default one minute). */
@@ -25,7 +25,7 @@ export interface Maintenance {
  * a floor below the services, does not import them.
  */
 export interface MaintenanceDeps {
-  quotePurge: QuotePurgePort;
+  quotePurge: Pick<QuotePurge, "batch">;
   rateLimiter: Pick<RateLimiter, "sweep">;
   log: Logger;
   now: () => number;

@@ -1,3 +1,4 @@
+import type { Awaitable } from "./executor.ts";
 import type { ConsoleLinkStore } from "./stores/consoleLinkStore.ts";
 import type { ConsoleSessionStore } from "./stores/consoleSessionStore.ts";
 import type { KeyStore } from "./stores/keyStore.ts";
@@ -7,42 +8,36 @@ import type { QuotePurge } from "./stores/quotePurge.ts";
 import type { QuoteStore } from "./stores/quoteStore.ts";
 import type { StorageHealth } from "./sqlite/storageHealth.ts";
 
-/** A value now (SQLite answers synchronously) or later (PostgreSQL answers over the network). */
-export type Awaitable<T> = T | Promise<T>;
+export type { Awaitable } from "./executor.ts";
 
 /**
- * A store's methods as either dialect may answer them: the SQLite class is the one declaration
- * (its signatures are the contract), the PostgreSQL twin implements this port of it, and
- * callers `await` every result, which costs nothing when SQLite answered at once. Only the
- * methods named are part of the port; what else a class has is its own business.
+ * A class's methods as either dialect may answer them: a value now (SQLite) or a promise
+ * (PostgreSQL), which callers `await`. Only StorageHealth still has two classes (SQLite's file
+ * checks and PostgreSQL's server checks: what they probe differs, not just how they ask); every
+ * store is one class over the executor (src/storage/executor.ts).
  */
-export type Port<S, M extends keyof S> = {
+type Port<S, M extends keyof S> = {
   [K in M]: S[K] extends (...args: infer A) => infer R ? (...args: A) => Awaitable<Awaited<R>> : S[K];
 };
 
-// The stores whose rows live in the shared database when DATABASE_URL is set. The directory
-// itself (brokers, offices, reviews, carriers) is read from each instance's replica instead
-// (src/storage/pg/directoryReplica.ts), through the SQLite stores unchanged.
-export type LeadStorePort = Port<LeadStore, "insert" | "list" | "search" | "exportPage" | "find" | "events" | "appendEvent">;
-export type QuoteStorePort = Port<QuoteStore, "insert" | "find">;
-export type KeyUsageStorePort = Port<KeyUsageStore, "add" | "since">;
-export type ConsoleLinkStorePort = Port<ConsoleLinkStore, "create" | "redeem">;
-export type ConsoleSessionStorePort = Port<ConsoleSessionStore, "start" | "resolve" | "end" | "endAll">;
-export type QuotePurgePort = Port<QuotePurge, "batch">;
 /** `current` is this process's memory; the checks may ask the database (a network round trip with PostgreSQL). */
 export type StorageHealthPort = Pick<StorageHealth, "current" | "report" | "bookkeepingFailed" | "readsNeedDatabase"> & Port<StorageHealth, "recheck" | "status">;
 
-/** The stores whose rows live in the shared database with DATABASE_URL, and its health (Services has them). */
+/**
+ * The stores whose rows live in the shared database when DATABASE_URL is set, and its health
+ * (Services has them). Each store is one class over either dialect's executor. The directory
+ * itself (brokers, offices, reviews, carriers) is read from each instance's replica instead
+ * (src/storage/pg/directoryReplica.ts), through the SQLite stores.
+ */
 export interface WorkspaceStorePorts {
-  /** One class over either dialect (src/storage/executor.ts). */
   keys: KeyStore;
-  quotes: QuoteStorePort;
-  leads: LeadStorePort;
-  keyUsage: KeyUsageStorePort;
-  consoleLinks: ConsoleLinkStorePort;
-  consoleSessions: ConsoleSessionStorePort;
+  quotes: QuoteStore;
+  leads: LeadStore;
+  keyUsage: KeyUsageStore;
+  consoleLinks: ConsoleLinkStore;
+  consoleSessions: ConsoleSessionStore;
   /** Deletes quotes long past expiry (run in batches by src/ops/maintenance.ts). */
-  quotePurge: QuotePurgePort;
+  quotePurge: QuotePurge;
   /** Whether the database works (full, read-only, unreachable): logged once per episode, read by /readyz. */
   storage: StorageHealthPort;
 }

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { PG_MIGRATIONS } from "../../db/migrationsPg.ts";
 import { migratePg } from "../../src/storage/pg/migratePg.ts";
-import { PgQuoteStore } from "../../src/storage/pg/pgQuoteStore.ts";
+import { PgExecutor } from "../../src/storage/pg/pgExecutor.ts";
+import { QuoteStore } from "../../src/storage/stores/quoteStore.ts";
 import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 
 const OFFERS_IN_QUOTES = "0002_offers_in_quotes";
@@ -36,7 +37,7 @@ test("quotes stored before 0002 keep every offer, cheapest first; a quote withou
   }
 
   expect((await migratePg(db.pg)).applied).toEqual([OFFERS_IN_QUOTES]);
-  const store = new PgQuoteStore(db.pg);
+  const store = new QuoteStore(new PgExecutor(db.pg));
   expect((await store.find("qt_a", "ws"))?.offers).toEqual([
     { carrierSlug: "alpha", carrierName: "Carrier alpha", annualCents: 12000, monthlyCents: 1000, coverage: "Standard", deductible: 500 },
     { carrierSlug: "béta", carrierName: "Carrier béta", annualCents: 24000, monthlyCents: 2000, coverage: "Standard", deductible: 500 },

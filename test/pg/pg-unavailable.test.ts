@@ -16,10 +16,11 @@ import { createServices } from "../../src/services.ts";
 import { closeDatabase, openDatabase, type DirectoryDb } from "../../src/storage/sqlite/database.ts";
 import { migrate } from "../../src/storage/sqlite/migrate.ts";
 import { closePostgres, openPostgres } from "../../src/storage/pg/pgDatabase.ts";
-import { PgLeadStore } from "../../src/storage/pg/pgLeadStore.ts";
+import { PgExecutor } from "../../src/storage/pg/pgExecutor.ts";
 import { PgStorageHealth } from "../../src/storage/pg/pgStorageHealth.ts";
 import { createPgStores, type RunningPgStores } from "../../src/storage/pg/pgStores.ts";
 import { storageFaultOf } from "../../src/storage/storageFault.ts";
+import { LeadStore } from "../../src/storage/stores/leadStore.ts";
 import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 import { TcpProxy } from "../support/tcpProxy.ts";
 import { eventually } from "../support/eventually.ts";
@@ -31,7 +32,7 @@ describe("classification", () => {
     closed.stop(true);
     const pg = openPostgres(`postgres://postgres@127.0.0.1:${port}/none`, { max: 1 });
     try {
-      const error = await new PgLeadStore(pg).find("ld_x", "ws_x").then(() => undefined, (e: unknown) => e);
+      const error = await Promise.resolve(new LeadStore(new PgExecutor(pg)).find("ld_x", "ws_x")).then(() => undefined, (e: unknown) => e);
       expect(storageFaultOf(error)).toBe("unavailable");
       const failure = toPublicError(error);
       expect(failure).toMatchObject({ status: 503, internal: false });

@@ -45,7 +45,7 @@ function quote(workspaceId: string, id: string, expiresAt: number): StoredQuote 
   };
 }
 
-describe("PgLeadStore", () => {
+describe("LeadStore over PostgreSQL", () => {
   test("lists a workspace's leads newest first, inserts within one millisecond in insertion order, paged with the total", async () => {
     const ws = await workspace("leads-order");
     const other = await workspace("leads-other");
@@ -97,7 +97,7 @@ describe("PgLeadStore", () => {
   });
 });
 
-describe("PgQuoteStore and the purge", () => {
+describe("QuoteStore and QuotePurge over PostgreSQL", () => {
   test("insert then find gives the quote back with its details (JSON) and offers in order; another workspace finds nothing", async () => {
     const ws = await workspace("quotes");
     const stored = quote(ws, "qt_one", 10_000_000);

@@ -32,7 +32,7 @@ const FLOORS: readonly (readonly [floor: string, paths: readonly string[]])[] = 
   ["schemas", ["src/schemas/", "db/schema.ts", "db/schema.pg.ts", "db/migrations.ts", "db/migrationsPg.ts"]],
   ["tools", ["src/cache/", "src/log.ts", "src/logOutput.ts"]],
   ["auth", ["src/auth/"]],
-  ["storage: both dialects' basics", ["src/storage/storageFault.ts", "src/storage/faultEpisodes.ts", "src/storage/versionedCache.ts", "src/storage/executor.ts"]],
+  ["storage: both dialects' basics", ["src/storage/storageFault.ts", "src/storage/faultEpisodes.ts", "src/storage/versionedCache.ts", "src/storage/storableText.ts", "src/storage/executor.ts"]],
   ["storage: sqlite", ["src/storage/sqlite/"]],
   ["storage: search", ["src/storage/search/"]],
   ["storage: stores", ["src/storage/stores/", "src/storage/pg/", "src/storage/ports.ts"]],

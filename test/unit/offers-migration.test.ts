@@ -7,12 +7,13 @@ import { expect, test } from "bun:test";
 import { MIGRATIONS } from "../../db/migrations.ts";
 import { openDatabase } from "../../src/storage/sqlite/database.ts";
 import { migrate } from "../../src/storage/sqlite/migrate.ts";
+import { SqliteExecutor } from "../../src/storage/sqlite/sqliteExecutor.ts";
 import { QuoteStore } from "../../src/storage/stores/quoteStore.ts";
 import { applyMigrationsBefore } from "../support/oldDatabase.ts";
 
 const OFFERS_IN_QUOTES = "0011_offers_in_quotes";
 
-test("quotes stored before 0011 keep every offer, cheapest first; a quote without offers gets an empty list", () => {
+test("quotes stored before 0011 keep every offer, cheapest first; a quote without offers gets an empty list", async () => {
   const db = openDatabase(":memory:");
   const client = db.$client;
   // The schema as the previous version left it.
@@ -35,14 +36,14 @@ test("quotes stored before 0011 keep every offer, cheapest first; a quote withou
   }
 
   expect(migrate(db).applied).toEqual([OFFERS_IN_QUOTES, ...MIGRATIONS.slice(MIGRATIONS.findIndex((m) => m.tag === OFFERS_IN_QUOTES) + 1).map((m) => m.tag)]);
-  const store = new QuoteStore(db);
-  expect(store.find("qt_a", "ws")?.offers).toEqual([
+  const store = new QuoteStore(SqliteExecutor.of(db));
+  expect((await store.find("qt_a", "ws"))?.offers).toEqual([
     { carrierSlug: "alpha", carrierName: "Carrier alpha", annualCents: 12000, monthlyCents: 1000, coverage: "Standard", deductible: 500 },
     { carrierSlug: "béta", carrierName: "Carrier béta", annualCents: 24000, monthlyCents: 2000, coverage: "Standard", deductible: 500 },
     { carrierSlug: "gamma", carrierName: "Carrier gamma", annualCents: 36000, monthlyCents: 3000, coverage: "Standard", deductible: 500 },
   ]);
-  expect(store.find("qt_a", "ws")?.details).toEqual({ driverAge: 35 });
-  expect(store.find("qt_empty", "ws")?.offers).toEqual([]);
+  expect((await store.find("qt_a", "ws"))?.details).toEqual({ driverAge: 35 });
+  expect((await store.find("qt_empty", "ws"))?.offers).toEqual([]);
   expect(client.query("SELECT name FROM sqlite_master WHERE name = 'quote_offers'").all()).toEqual([]);
   expect(client.query("PRAGMA foreign_key_check").all()).toEqual([]);
 });

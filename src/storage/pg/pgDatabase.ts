@@ -49,15 +49,8 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-/**
- * Whether PostgreSQL could hold this text: it refuses the NUL character (U+0000) in text and
- * jsonb, where SQLite stores it. No stored id can contain one, so a lookup with one finds
- * nothing without asking (as over SQLite); writes with one are refused before they get here
- * (src/router/nulInput.ts).
- */
-export function storable(text: string): boolean {
-  return !text.includes("\0");
-}
+// Moved to the floor both dialects share (stores written once call it); kept importable from here for the PostgreSQL twins.
+export { storable } from "../storableText.ts";
 
 /** Closes the pool, letting running statements finish for up to `seconds`. */
 export async function closePostgres(db: PgDb, seconds = 5): Promise<void> {

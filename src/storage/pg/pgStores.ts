@@ -7,9 +7,9 @@ import type { PgDb } from "./pgDatabase.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS, withDeadlines } from "./pgDeadline.ts";
 import { PgExecutor } from "./pgExecutor.ts";
 import { KeyUsageStore } from "../stores/keyUsageStore.ts";
-import { PgLeadStore } from "./pgLeadStore.ts";
-import { PgQuotePurge } from "./pgQuotePurge.ts";
-import { PgQuoteStore } from "./pgQuoteStore.ts";
+import { LeadStore } from "../stores/leadStore.ts";
+import { QuotePurge } from "../stores/quotePurge.ts";
+import { QuoteStore } from "../stores/quoteStore.ts";
 import { PgStorageHealth } from "./pgStorageHealth.ts";
 import { PgVersionWatch } from "./versionWatch.ts";
 
@@ -44,12 +44,12 @@ export async function createPgStores(
   return {
     stores: {
       keys: new KeyStore(x, storage, keysVersion),
-      leads: new PgLeadStore(bounded),
-      quotes: new PgQuoteStore(bounded),
+      leads: new LeadStore(x),
+      quotes: new QuoteStore(x),
       keyUsage: new KeyUsageStore(x),
       consoleLinks: new ConsoleLinkStore(x),
       consoleSessions: new ConsoleSessionStore(x, storage),
-      quotePurge: new PgQuotePurge(bounded),
+      quotePurge: new QuotePurge(x),
       storage,
     },
     keysVersion,

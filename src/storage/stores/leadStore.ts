@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, inArray, sql, type Column, type SQL } from "drizzle-orm";
-import { leadEvents, leads } from "../../../db/schema.ts";
+import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type Column, type SQL } from "drizzle-orm";
+import type { leadEvents, leads } from "../../../db/schema.ts";
 import { foldText } from "../../domain/text.ts";
-import type { DirectoryDb } from "../sqlite/database.ts";
-import { GroupCommit } from "../sqlite/groupCommit.ts";
+import { row, rows, run, type Awaitable, type Executor, type Tables } from "../executor.ts";
+import { storable } from "../storableText.ts";
 
 /** Leads a search looks through at most (the newest), so a search costs a bounded scan. */
 export const SEARCH_SCAN_LIMIT = 50_000;
@@ -19,7 +19,7 @@ export interface LeadFilter {
   search?: string;
 }
 
-/** Where an export page ends: the last lead read, by the order both stores list in (created_at, then rowid / seq). */
+/** Where an export page ends: the last lead read, by the order leads are listed in (created_at, then insertion order). */
 export interface LeadCursor {
   createdAt: number;
   order: number;
@@ -34,10 +34,10 @@ export interface LeadExportPage {
 /**
  * An export page from up to `limit` + 1 leads read in order with their order keys (the one
  * past the page only says whether another follows, so the last page is never an empty one):
- * the text search applied here (as idsMatching does), so a page costs one bounded read
- * whatever it finds.
+ * the text search applied here (as search does), so a page costs one bounded read whatever it
+ * finds.
  */
-export function exportPageOf(rows: readonly { lead: StoredLead; order: number }[], limit: number, search: string | undefined): LeadExportPage {
+function exportPageOf(rows: readonly { lead: StoredLead; order: number }[], limit: number, search: string | undefined): LeadExportPage {
   const needle = search === undefined ? undefined : foldText(search);
   const page = rows.slice(0, limit);
   const items = page.map((row) => row.lead).filter((lead) => needle === undefined || matchesSearch(lead, needle));
@@ -46,82 +46,89 @@ export function exportPageOf(rows: readonly { lead: StoredLead; order: number }[
 }
 
 /** Whether the lead's name or e-mail holds the folded search text (case and accents ignored). */
-export function matchesSearch(lead: Pick<StoredLead, "name" | "email">, needle: string): boolean {
+function matchesSearch(lead: Pick<StoredLead, "name" | "email">, needle: string): boolean {
   return foldText(lead.name).includes(needle) || foldText(lead.email).includes(needle);
 }
 
-/** The columns a filter reads, in either dialect's leads table. */
-type FilterColumns = Record<"workspaceId" | "status" | "insuranceType" | "source", Column>;
-
-/** The workspace and the filters other than the text search, as one condition (both dialects). */
-export function leadConditions(columns: FilterColumns, workspaceId: string, filter: LeadFilter): SQL | undefined {
-  const conditions: SQL[] = [eq(columns.workspaceId, workspaceId)];
-  if (filter.status !== undefined) conditions.push(eq(columns.status, filter.status));
-  if (filter.insuranceType !== undefined) conditions.push(eq(columns.insuranceType, filter.insuranceType));
-  if (filter.source !== undefined) conditions.push(eq(columns.source, filter.source));
+/** The workspace and the filters other than the text search, as one condition. */
+function leadConditions(leads: Tables["leads"], workspaceId: string, filter: LeadFilter): SQL | undefined {
+  const conditions: SQL[] = [eq(leads.workspaceId, workspaceId)];
+  if (filter.status !== undefined) conditions.push(eq(leads.status, filter.status));
+  if (filter.insuranceType !== undefined) conditions.push(eq(leads.insuranceType, filter.insuranceType));
+  if (filter.source !== undefined) conditions.push(eq(leads.source, filter.source));
   return and(...conditions);
 }
 
-/** The workspace CRM. Every read names the workspace: a lead never leaves its own. */
+/** A page of the inbox and how many leads the filter keeps in all. */
+export interface LeadPage {
+  items: StoredLead[];
+  total: number;
+}
+
+/**
+ * The order leads were inserted in, which breaks the ties of "newest first" (leads of one
+ * millisecond): SQLite's rowid; PostgreSQL has no rowid, so its leads table carries a `seq`
+ * identity column instead (db/schema.pg.ts), indexed after created_at as SQLite's index carries
+ * the rowid. The one place the dialects differ in this store. A number in both (PostgreSQL's
+ * int8 arrives as text).
+ */
+function insertionOrder(x: Executor): SQL<number> {
+  const { leads } = x.t;
+  return (x.dialect === "sqlite" ? sql`${leads}.rowid` : sql`${leads}.seq`).mapWith(Number);
+}
+
+/** A lead's columns as SQLite has them: PostgreSQL's `seq` (see insertionOrder) is left out of every row read. */
+function leadColumns(leads: Tables["leads"]) {
+  // The cast says what the tables are at run time: PostgreSQL's leads have one column more than SQLite's type.
+  const { seq: _seq, ...columns } = getTableColumns(leads) as Tables["leads"]["_"]["columns"] & { seq?: Column };
+  return columns;
+}
+
+/**
+ * The workspace CRM, over either dialect (src/storage/executor.ts). Every read names the
+ * workspace: a lead never leaves its own. Listing is newest first, insertion order breaking
+ * ties (insertionOrder), and the (workspace_id, created_at) index serves both the filter and
+ * the order.
+ */
 export class LeadStore {
-  private readonly insertLead;
-  private readonly page;
-  private readonly total;
-  private readonly writes: GroupCommit;
+  private readonly columns;
+  private readonly order: SQL<number>;
+  private readonly newestFirst: SQL[];
 
-  constructor(private readonly db: DirectoryDb) {
-    this.writes = GroupCommit.of(db.$client);
-    this.insertLead = db.insert(leads).values({
-      id: sql.placeholder("id"),
-      workspaceId: sql.placeholder("workspaceId"),
-      name: sql.placeholder("name"),
-      email: sql.placeholder("email"),
-      phone: sql.placeholder("phone"),
-      insuranceType: sql.placeholder("insuranceType"),
-      notes: sql.placeholder("notes"),
-      brokerSlug: sql.placeholder("brokerSlug"),
-      quoteId: sql.placeholder("quoteId"),
-      source: sql.placeholder("source"),
-      status: sql.placeholder("status"),
-      createdAt: sql.placeholder("createdAt"),
-    }).prepare();
-    // Newest first; rowid breaks ties within a millisecond (insertion order), and the
-    // (workspace_id, created_at) index serves both the filter and the order.
-    this.page = db
-      .select()
-      .from(leads)
-      .where(eq(leads.workspaceId, sql.placeholder("workspaceId")))
-      .orderBy(desc(leads.createdAt), desc(sql`${leads}.rowid`))
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare();
-    this.total = db.select({ n: count() }).from(leads).where(and(eq(leads.workspaceId, sql.placeholder("workspaceId")))).prepare();
+  constructor(private readonly x: Executor) {
+    this.columns = leadColumns(x.t.leads);
+    this.order = insertionOrder(x);
+    this.newestFirst = [desc(x.t.leads.createdAt), desc(this.order)];
   }
 
-  /** Resolves once committed (group commit: see GroupCommit). */
+  /** Resolves once committed (SQLite: group commit, see GroupCommit). */
   async insert(lead: StoredLead): Promise<void> {
-    await this.writes.write(() => this.insertLead.run(lead));
+    await this.x.apply((db, { leads }) => db.insert(leads).values(lead));
   }
 
-  list(workspaceId: string, page: number, limit: number): { items: StoredLead[]; total: number } {
-    const total = this.total.get({ workspaceId })?.n ?? 0;
-    const offset = (page - 1) * limit;
-    const items = offset >= total ? [] : this.page.all({ workspaceId, limit, offset });
-    return { items, total };
+  list(workspaceId: string, page: number, limit: number): Awaitable<LeadPage> {
+    return this.page(eq(this.x.t.leads.workspaceId, workspaceId), page, limit);
   }
 
   /** A filtered page of the inbox, newest first (the same order as list). */
-  search(workspaceId: string, filter: LeadFilter, page: number, limit: number): { items: StoredLead[]; total: number } {
-    if (Object.values(filter).every((v) => v === undefined)) return this.list(workspaceId, page, limit);
+  search(workspaceId: string, filter: LeadFilter, page: number, limit: number): Awaitable<LeadPage> {
+    const where = leadConditions(this.x.t.leads, workspaceId, filter);
+    if (filter.search === undefined) return this.page(where, page, limit);
+    const { columns, newestFirst } = this;
+    const needle = foldText(filter.search);
     const offset = (page - 1) * limit;
-    if (filter.search !== undefined) {
-      const ids = this.idsMatching(workspaceId, filter);
-      return { items: this.byIds(ids.slice(offset, offset + limit)), total: ids.length };
-    }
-    const where = this.filtered(workspaceId, filter);
-    const total = this.db.select({ n: count() }).from(leads).where(where).get()?.n ?? 0;
-    const items = offset >= total ? [] : this.newestFirst(where).limit(limit).offset(offset).all();
-    return { items, total };
+    return this.x.read(function* (db, { leads }) {
+      // SQLite's lower() knows only ASCII, so the text is compared folded (case and accents
+      // ignored, "elise" finds "Élise") here, in both dialects alike, over at most
+      // SEARCH_SCAN_LIMIT of the newest leads the other filters keep.
+      const candidates = yield* rows(db.select({ id: leads.id, name: leads.name, email: leads.email }).from(leads).where(where).orderBy(...newestFirst).limit(SEARCH_SCAN_LIMIT));
+      const ids = candidates.filter((c) => matchesSearch(c, needle)).map((c) => c.id);
+      const wanted = ids.slice(offset, offset + limit);
+      if (wanted.length === 0) return { items: [], total: ids.length };
+      // Full rows for the page's ids, in the order found.
+      const found = new Map((yield* rows(db.select(columns).from(leads).where(inArray(leads.id, wanted)))).map((row) => [row.id, row]));
+      return { items: wanted.map((id) => found.get(id)).filter((row): row is StoredLead => row !== undefined), total: ids.length };
+    });
   }
 
   /**
@@ -129,62 +136,49 @@ export class LeadStore {
    * keeps (the text search applied to those). Keyset pagination: each page is one index range
    * read, however deep into the workspace it is.
    */
-  exportPage(workspaceId: string, filter: LeadFilter, after: LeadCursor | undefined, limit: number): LeadExportPage {
-    const rowid = sql<number>`${leads}.rowid`;
-    const where = and(this.filtered(workspaceId, filter), after ? sql`(${leads.createdAt}, ${rowid}) < (${after.createdAt}, ${after.order})` : undefined);
-    const rows = this.db.select({ lead: leads, order: rowid }).from(leads).where(where).orderBy(desc(leads.createdAt), desc(rowid)).limit(limit + 1).all();
-    return exportPageOf(rows, limit, filter.search);
+  exportPage(workspaceId: string, filter: LeadFilter, after: LeadCursor | undefined, limit: number): Awaitable<LeadExportPage> {
+    const { columns, order, newestFirst } = this;
+    const { leads } = this.x.t;
+    const where = and(leadConditions(leads, workspaceId, filter), after ? sql`(${leads.createdAt}, ${order}) < (${after.createdAt}, ${after.order})` : undefined);
+    return this.x.read(function* (db) {
+      const found = yield* rows(db.select({ lead: columns, order }).from(leads).where(where).orderBy(...newestFirst).limit(limit + 1));
+      return exportPageOf(found, limit, filter.search);
+    });
   }
 
-  /**
-   * Ids of the leads whose name or e-mail holds the search text, newest first. SQLite's lower()
-   * knows only ASCII, so the text is compared folded (case and accents ignored, "elise" finds
-   * "Élise") here, over at most SEARCH_SCAN_LIMIT of the newest leads the other filters keep.
-   */
-  private idsMatching(workspaceId: string, filter: LeadFilter): string[] {
-    const needle = foldText(filter.search ?? "");
-    const candidates = this.db
-      .select({ id: leads.id, name: leads.name, email: leads.email })
-      .from(leads)
-      .where(this.filtered(workspaceId, { ...filter, search: undefined }))
-      .orderBy(desc(leads.createdAt), desc(sql`${leads}.rowid`))
-      .limit(SEARCH_SCAN_LIMIT)
-      .all();
-    return candidates.filter((c) => matchesSearch(c, needle)).map((c) => c.id);
-  }
-
-  /** Full rows for these ids, in the order given. */
-  private byIds(ids: readonly string[]): StoredLead[] {
-    if (ids.length === 0) return [];
-    const rows = new Map(this.db.select().from(leads).where(inArray(leads.id, [...ids])).all().map((row) => [row.id, row]));
-    return ids.map((id) => rows.get(id)).filter((row): row is StoredLead => row !== undefined);
-  }
-
-  find(id: string, workspaceId: string): StoredLead | undefined {
-    return this.db.select().from(leads).where(and(eq(leads.id, id), eq(leads.workspaceId, workspaceId))).get();
+  find(id: string, workspaceId: string): Awaitable<StoredLead | undefined> {
+    if (!storable(id)) return undefined;
+    const { leads } = this.x.t;
+    return this.x.row((db) => db.select(this.columns).from(leads).where(and(eq(leads.id, id), eq(leads.workspaceId, workspaceId))));
   }
 
   /** The lead's history, oldest first. */
-  events(leadId: string): StoredLeadEvent[] {
-    return this.db.select().from(leadEvents).where(eq(leadEvents.leadId, leadId)).orderBy(asc(leadEvents.id)).all();
+  events(leadId: string): Awaitable<StoredLeadEvent[]> {
+    return this.x.rows((db, { leadEvents }) => db.select().from(leadEvents).where(eq(leadEvents.leadId, leadId)).orderBy(asc(leadEvents.id)));
   }
 
   /**
    * Appends a history entry and makes its status the lead's current one, in one transaction.
    * Entries are only ever added: two changes made at once are both kept, the later one current.
    */
-  appendEvent(event: Omit<StoredLeadEvent, "id">): Promise<void> {
-    return this.writes.write(() => {
-      this.db.insert(leadEvents).values(event).run();
-      this.db.update(leads).set({ status: event.status }).where(eq(leads.id, event.leadId)).run();
+  async appendEvent(event: Omit<StoredLeadEvent, "id">): Promise<void> {
+    await this.x.write(function* (db, { leads, leadEvents }) {
+      // The status first: with PostgreSQL its UPDATE takes the lead's row lock, so two changes at
+      // once number their history entries in the order they write the status, and the later
+      // entry is always the current status (SQLite's single writer guarantees it anyway).
+      // Numbered first, the one to write the status last could hold the earlier entry.
+      yield* run(db.update(leads).set({ status: event.status }).where(eq(leads.id, event.leadId)));
+      yield* run(db.insert(leadEvents).values(event));
     });
   }
 
-  private filtered(workspaceId: string, filter: LeadFilter): SQL | undefined {
-    return leadConditions(leads, workspaceId, filter);
-  }
-
-  private newestFirst(where: SQL | undefined) {
-    return this.db.select().from(leads).where(where).orderBy(desc(leads.createdAt), desc(sql`${leads}.rowid`)).$dynamic();
+  private page(where: SQL | undefined, page: number, limit: number): Awaitable<LeadPage> {
+    const { columns, newestFirst } = this;
+    const offset = (page - 1) * limit;
+    return this.x.read(function* (db, { leads }) {
+      const total = (yield* row(db.select({ n: count() }).from(leads).where(where)))?.n ?? 0;
+      const items = offset >= total ? [] : yield* rows(db.select(columns).from(leads).where(where).orderBy(...newestFirst).limit(limit).offset(offset));
+      return { items, total };
+    });
   }
 }

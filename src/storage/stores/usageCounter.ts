@@ -1,5 +1,5 @@
 import type { DailyUsage } from "./keyUsageStore.ts";
-import type { KeyUsageStorePort } from "../ports.ts";
+import type { KeyUsageStore } from "./keyUsageStore.ts";
 
 export const DAY_MS = 86_400_000;
 /** Pending (key, day) pairs held at most; reaching it flushes at once, so memory stays bounded. */
@@ -18,7 +18,7 @@ export class UsageCounter {
   private dayStartsAt = 0;
 
   constructor(
-    private readonly store: Pick<KeyUsageStorePort, "add">,
+    private readonly store: Pick<KeyUsageStore, "add">,
     private readonly onFlushError: (error: unknown) => void = () => {},
     private readonly maxPending = MAX_PENDING,
   ) {}
