@@ -49,9 +49,6 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
-// Moved to the floor both dialects share (stores written once call it); kept importable from here for the PostgreSQL twins.
-export { storable } from "../storableText.ts";
-
 /** Closes the pool, letting running statements finish for up to `seconds`. */
 export async function closePostgres(db: PgDb, seconds = 5): Promise<void> {
   await db.$client.end({ timeout: seconds });

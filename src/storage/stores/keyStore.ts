@@ -3,7 +3,7 @@ import type { apiKeys, workspaces } from "../../../db/schema.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/apiKeyFormat.ts";
 import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../../auth/keyVocabulary.ts";
 import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
-import { storable } from "../pg/pgDatabase.ts";
+import { storable } from "../storableText.ts";
 import { MetaCounter } from "../sqlite/metaCounter.ts";
 import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 import type { StorageHealth } from "../sqlite/storageHealth.ts";
