@@ -81,7 +81,7 @@ test("access rules: a local client without a token; any client with the right to
   expect(decideMetricsAccess({ ...base, local: true }).allowed).toBe(true);
   expect(decideMetricsAccess({ ...base, local: false })).toEqual({
     allowed: false,
-    status: 403,
+    code: "local_only",
     message: "Metrics are readable only from this machine (loopback). Set METRICS_TOKEN on the server to read them remotely.",
   });
   expect(decideMetricsAccess({ ...base, local: false, token: TOKEN, authorization: `Bearer ${TOKEN}` }).allowed).toBe(true);
