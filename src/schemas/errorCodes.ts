@@ -45,7 +45,6 @@ const KIND_OF_CODE = {
   quote_not_found: "NOT_FOUND",
   lead_not_found: "NOT_FOUND",
   key_not_found: "NOT_FOUND",
-  workspace_not_found: "NOT_FOUND",
   // Managing keys.
   scope_not_grantable: "FORBIDDEN",
   rate_limit_not_grantable: "FORBIDDEN",

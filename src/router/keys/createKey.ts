@@ -26,7 +26,8 @@ export const createKey = scopedProcedure("keys:manage")
     const rateLimitPerMinute = input.rateLimitPerMinute ?? Math.min(DEFAULT_KEY_RATE_LIMIT, ceiling);
     assertCanGrantRate(rateLimitPerMinute, ceiling, ctx.principal.rateLimitPerMinute);
     const workspace = await keys.workspaceById(ctx.principal.workspaceId);
-    if (!workspace) throw new CodedError("workspace_not_found", "This workspace no longer exists.");
+    // Nothing deletes a workspace: a key without one is our data's fault (500, logged), not the caller's.
+    if (!workspace) throw new CodedError("internal_error", "The key's workspace no longer exists.");
     const made = await keys.createBounded(
       workspace,
       { name: input.name, scopes: input.scopes, rateLimitPerMinute, expiresAt, origins: input.origins ?? null },

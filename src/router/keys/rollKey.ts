@@ -44,7 +44,7 @@ export const rollKey = scopedProcedure("keys:manage")
     // A roll copies a limit the workspace already holds (it raises nothing), so only the roller's own bounds it.
     assertCanGrantRate(old.rateLimitPerMinute, ctx.principal.rateLimitPerMinute ?? old.rateLimitPerMinute, ctx.principal.rateLimitPerMinute);
     const workspace = await keys.workspaceById(old.workspaceId);
-    if (!workspace) throw new CodedError("workspace_not_found", "This workspace no longer exists.");
+    if (!workspace) throw new CodedError("internal_error", "The key's workspace no longer exists.");
     const rolled = await keys.roll(old.id, workspace, ROLL_GRACE_MS[input.grace], now, keyLimits.maxKeysPerWorkspace);
     if ("refused" in rolled) throw refusalError(rolled, keyLimits, old.id);
     return { key: rolled.key, data: toKeyView(rolled.record, now), previous: toKeyView(rolled.previous, now) };
