@@ -36,7 +36,10 @@ const HTTP_ONLY_STATUS: Partial<Record<ErrorCode, number>> = {
   request_target_too_long: 414,
 };
 
-/** The HTTP status of an error code: one code, one status, on every surface. */
+/**
+ * The HTTP status of an error code: one code, one status, on REST, embed, the console and the
+ * front door (tRPC answers its kind's own status, and MCP's JSON-RPC errors keep theirs).
+ */
 export function statusOf(code: ErrorCode): number {
   return HTTP_ONLY_STATUS[code] ?? STATUS_BY_KIND[kindOf(code)] ?? 500;
 }
