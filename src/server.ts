@@ -8,6 +8,7 @@ import { BodyArrival } from "./adapters/http/bodyArrival.ts";
 import { ClientSlots } from "./adapters/http/clientSlots.ts";
 import { isEmbedPath, withEmbedCors } from "./adapters/rest/cors.ts";
 import { requestIdFor, type RequestInfo } from "./adapters/http/requestInfo.ts";
+import { preferredLanguage } from "./adapters/http/acceptLanguage.ts";
 import { INTERNAL_ERROR_MESSAGE } from "./adapters/errorVocabulary.ts";
 import { demoPageHandler } from "./adapters/static/demoPage.ts";
 import { widgetCode } from "./adapters/static/embeddedAssets.ts";
@@ -93,7 +94,7 @@ const HEALTHY = utf8Body(JSON.stringify({ status: "ok" }));
 export function startServer(services: Services, options: ServerOptions): Server<undefined> {
   const handleRest = createRestHandler(services, restRoutes);
   // Built on first use: in dev that bundles widget/ once; the binary has it embedded.
-  let serveWidget: Promise<(request: Request) => Response> | undefined;
+  let serveWidget: Promise<ReturnType<typeof widgetAssetHandler>> | undefined;
   const serveDemo = demoPageHandler({ embedKey: () => options.demoEmbedKey?.() });
   // Bound to loopback, the routes that trust local callers answer only localhost names
   // (DNS rebinding), as /mcp does.
@@ -122,7 +123,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
     const readOnly = READ_ONLY_PATHS.get(path);
     if (readOnly !== undefined && request.method !== "GET" && request.method !== "HEAD") {
       info.route = readOnly;
-      return readOnlyRefusal(request, readOnly)!;
+      return readOnlyRefusal(request, info, readOnly)!;
     }
     if (path === "/api/v1/openapi.json") {
       info.route = path;
@@ -137,7 +138,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
     if (path.startsWith("/.well-known/oauth-") || path === "/.well-known/openid-configuration") {
       // Advertising OAuth we do not run would send MCP clients into a flow that cannot succeed.
       info.route = "/.well-known/oauth-*";
-      return errorResponse(404, "This server does not use OAuth: send an API key as 'Authorization: Bearer brk_…'.");
+      return errorResponse(info, "not_found", "This server does not use OAuth: send an API key as 'Authorization: Bearer brk_…'.");
     }
     if (path === "/console" || path.startsWith("/console/")) {
       return handleConsole(request, url, info, info.clientAddress ?? "unknown");
@@ -150,14 +151,14 @@ export function startServer(services: Services, options: ServerOptions): Server<
           serveWidget = undefined; // a failed dev build is retried on the next request
           throw error;
         });
-      return serveWidget.then((serve) => serve(request));
+      return serveWidget.then((serve) => serve(request, info));
     }
     if (path === "/demo") {
       info.route = path;
       const refusal = rebindingRefusal(request, checkHost);
-      if (refusal) return errorResponse(403, refusal);
+      if (refusal) return errorResponse(info, "host_not_allowed", refusal);
       if (!options.demoPublic && !isLocalClient(request, { peerAddress: info.clientAddress, behindProxy })) {
-        return errorResponse(403, "The demo page is served to this machine only (open http://localhost:PORT/demo there); the operator can open it to others with --demo-public.");
+        return errorResponse(info, "local_only", "The demo page is served to this machine only (open http://localhost:PORT/demo there); the operator can open it to others with --demo-public.");
       }
       return serveDemo(request);
     }
@@ -178,8 +179,8 @@ export function startServer(services: Services, options: ServerOptions): Server<
     if (path === "/metrics") {
       info.route = path;
       const refusal = rebindingRefusal(request, checkHost);
-      if (refusal) return errorResponse(403, refusal);
-      return serveMetrics(request, isLocalClient(request, { peerAddress: info.clientAddress, behindProxy }));
+      if (refusal) return errorResponse(info, "host_not_allowed", refusal);
+      return serveMetrics(request, info, isLocalClient(request, { peerAddress: info.clientAddress, behindProxy }));
     }
     if (path === "/docs" || path === "/docs/") {
       info.route = "/docs";
@@ -194,7 +195,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
         return docsPage(html);
       }
     }
-    return errorResponse(404, `No such path: ${path.slice(0, 200)}. The API lives under /api/v1.`);
+    return errorResponse(info, "not_found", `No such path: ${path.slice(0, 200)}. The API lives under /api/v1.`);
   }
 
   function failed(error: unknown, info: RequestInfo): Response {
@@ -203,7 +204,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
       route: info.route,
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
-    return errorResponse(500, INTERNAL_ERROR_MESSAGE);
+    return errorResponse(info, "internal_error", INTERNAL_ERROR_MESSAGE);
   }
 
   /** Stamps the request id, counts the answer and writes its access-log line. */
@@ -239,7 +240,8 @@ export function startServer(services: Services, options: ServerOptions): Server<
     // URL errors do), so only the error's kind and where it was thrown are logged.
     error(error) {
       services.log.error("server error", { error: `${error.name}\n${stackFrames(error)}` });
-      return errorResponse(500, INTERNAL_ERROR_MESSAGE, { "X-Request-Id": crypto.randomUUID() });
+      const requestId = crypto.randomUUID();
+      return errorResponse({ requestId }, "internal_error", INTERNAL_ERROR_MESSAGE, { "X-Request-Id": requestId });
     },
   });
 
@@ -257,13 +259,16 @@ export function startServer(services: Services, options: ServerOptions): Server<
 
   function answer(request: Request, server: Server<undefined>, endInFlight: (() => void) | undefined): Response | Promise<Response> {
     const started = performance.now();
-    const target = parseRequestTarget(request);
     let peer: SocketAddress | undefined | null = null;
     const peerOf = () => (peer === null ? (peer = server.requestIP(request) ?? undefined) : peer);
     const info: RequestInfo = {
       requestId: requestIdFor(request),
-      baseUrl: options.publicUrl ?? (target.ok ? target.url.origin : ""),
+      baseUrl: options.publicUrl ?? "",
       publicUrl: options.publicUrl,
+      // Read only to word an error (few requests).
+      get language() {
+        return preferredLanguage(request.headers.get("accept-language"));
+      },
       // Asked for by few routes (auth failures, local-only pages, uploads, downloads): looked up
       // only then (it cost a /healthz answer a third of its time).
       get clientAddress() {
@@ -274,6 +279,8 @@ export function startServer(services: Services, options: ServerOptions): Server<
         return client && server.port !== undefined ? { serverPort: server.port, clientPort: client.port } : undefined;
       },
     };
+    const target = parseRequestTarget(request, info);
+    if (options.publicUrl === undefined && target.ok) info.baseUrl = target.url.origin;
     // A request with a body is one a client can hold open at will (sending it slowly): those
     // have a deadline and a cap per client address.
     const hasBody = bodies.start(request, server);
@@ -283,7 +290,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
     try {
       if (slot !== undefined && typeof slot !== "function") {
         info.route = "(too many in progress)";
-        const refusal = errorResponse(slot.status, slot.message, { "Retry-After": "1" });
+        const refusal = errorResponse(info, slot.code, slot.message, { "Retry-After": "1" });
         reply = target.ok && isEmbedPath(target.url.pathname) ? withEmbedCors(request, refusal) : refusal;
         // Its body is not waited for (that would hold what was refused): the connection closes soon.
         server.timeout(request, 1);
@@ -299,7 +306,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
           info.route = "(bad request target)";
           reply = target.response;
         }
-        if (hasBody) reply = bodies.settle(request, reply, server);
+        if (hasBody) reply = bodies.settle(request, reply, server, info);
       }
     } catch (error) {
       reply = failed(error, info);

@@ -6,6 +6,11 @@
 export interface ApiConfig {
   base: string;
   key: string;
+  /**
+   * The widget's language, sent as Accept-Language so the server words its errors in it (a
+   * French page shows French errors). A CORS-safelisted header: no preflight for it.
+   */
+  language?: string;
 }
 
 export interface FieldIssue {
@@ -19,6 +24,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly issues: readonly FieldIssue[] = [],
+    /** The server's error code (its manual's errors page), when it sent one. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = "ApiError";
@@ -47,11 +54,13 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 export async function toApiError(response: Response): Promise<ApiError> {
   let message = `HTTP ${response.status}`;
   let issues: FieldIssue[] = [];
+  let code: string | undefined;
   try {
     const body: unknown = await response.json();
     if (body && typeof body === "object") {
-      const { error, issues: raw } = body as { error?: unknown; issues?: unknown };
+      const { error, issues: raw, code: sent } = body as { error?: unknown; issues?: unknown; code?: unknown };
       if (typeof error === "string") message = error;
+      if (typeof sent === "string") code = sent;
       if (Array.isArray(raw)) {
         issues = raw.filter(
           (i): i is FieldIssue => !!i && typeof i.path === "string" && typeof i.message === "string",
@@ -61,7 +70,7 @@ export async function toApiError(response: Response): Promise<ApiError> {
   } catch {
     // Not JSON (a proxy's HTML page, say): the status alone still explains enough.
   }
-  return new ApiError(response.status, message, issues);
+  return new ApiError(response.status, message, issues, code);
 }
 
 export interface RequestOptions {
@@ -79,6 +88,7 @@ export async function apiRequest<T>(config: ApiConfig, path: string, options: Re
   }
   const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${config.key}` };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (config.language) headers["Accept-Language"] = config.language;
   const init: RequestInit = {
     method: options.method ?? "GET",
     headers,

@@ -52,7 +52,7 @@ export class BrokerElement extends LitElement {
 
   protected apiConfig(): ApiConfig {
     if (!this.apiKey) throw new SetupProblem("problem.missingKey");
-    return { key: this.apiKey, base: this.apiBase || defaultApiBase() };
+    return { key: this.apiKey, base: this.apiBase || defaultApiBase(), language: this.language };
   }
 
   protected announce(message: string): void {

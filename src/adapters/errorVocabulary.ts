@@ -1,5 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
+import { CodedError, kindOf, type ErrorCode } from "../schemas/errorCodes.ts";
 import { isBusyLock, storageFaultOf, type StorageFault } from "../storage/storageFault.ts";
 
 /**
@@ -10,9 +11,9 @@ export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * The one place where procedure error codes meet HTTP: every adapter that answers with an
- * HTTP status asks here. Anything not listed is a fault of ours and becomes a bare 500.
+ * HTTP status asks here (statusOf). Anything not listed is a fault of ours and becomes a bare 500.
  */
-const STATUS_BY_CODE: Partial<Record<TRPCError["code"], number>> = {
+const STATUS_BY_KIND: Partial<Record<TRPCError["code"], number>> = {
   BAD_REQUEST: 422,
   UNPROCESSABLE_CONTENT: 422,
   PARSE_ERROR: 422,
@@ -28,13 +29,54 @@ const STATUS_BY_CODE: Partial<Record<TRPCError["code"], number>> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+/** Codes only the HTTP front door gives, whose status tRPC has no kind for. */
+const HTTP_ONLY_STATUS: Partial<Record<ErrorCode, number>> = {
+  invalid_request_target: 400,
+  not_acceptable: 406,
+  request_target_too_long: 414,
+};
+
+/**
+ * The HTTP status of an error code: one code, one status, on REST, embed, the console and the
+ * front door (tRPC answers its kind's own status, and MCP's JSON-RPC errors keep theirs).
+ */
+export function statusOf(code: ErrorCode): number {
+  return HTTP_ONLY_STATUS[code] ?? STATUS_BY_KIND[kindOf(code)] ?? 500;
+}
+
+/**
+ * The code of a TRPCError made by tRPC itself (input that fails a procedure's schema, a path
+ * that names no procedure, malformed JSON in a tRPC query…): ours carry theirs (CodedError).
+ * Any other kind without a code is a fault of ours.
+ */
+const CODE_OF_UNCODED_KIND: Partial<Record<TRPCError["code"], ErrorCode>> = {
+  BAD_REQUEST: "invalid_parameter",
+  UNPROCESSABLE_CONTENT: "invalid_parameter",
+  PARSE_ERROR: "invalid_json",
+  NOT_FOUND: "not_found",
+  METHOD_NOT_SUPPORTED: "method_not_allowed",
+  PAYLOAD_TOO_LARGE: "payload_too_large",
+  UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
+  CLIENT_CLOSED_REQUEST: "client_closed_request",
+};
+
+/** Where the manual explains a code: a path on this server (the same on every host and behind any proxy). */
+export function errorDocs(code: ErrorCode): string {
+  return `/docs/manual/errors#${code}`;
+}
+
+/** What every error answer adds to its message, on every surface: the code, the request's id, the manual's entry. */
+export function errorFields(code: ErrorCode, requestId: string): { code: ErrorCode; requestId: string; docs: string } {
+  return { code, requestId, docs: errorDocs(code) };
+}
+
 /** How long a client should wait before retrying what the database refused (full, read-only, unreachable). */
 export const STORAGE_RETRY_AFTER_SECONDS = 30;
 
-const STORAGE_FAULT_MESSAGES: Record<StorageFault, string> = {
-  full: "The service cannot store anything right now: its storage is full. Nothing was saved; retry later.",
-  "read-only": "The service cannot store anything right now: its database is read-only. Nothing was saved; retry later.",
-  unavailable: "The service cannot reach its database right now. Nothing was saved; retry later.",
+const STORAGE_FAULTS: Record<StorageFault, { code: ErrorCode; message: string }> = {
+  full: { code: "storage_full", message: "The service cannot store anything right now: its storage is full. Nothing was saved; retry later." },
+  "read-only": { code: "read_only", message: "The service cannot store anything right now: its database is read-only. Nothing was saved; retry later." },
+  unavailable: { code: "database_unavailable", message: "The service cannot reach its database right now. Nothing was saved; retry later." },
 };
 
 /** A write lock held by another process past the lock wait (a seed, an import): such writes are long but end. */
@@ -50,6 +92,8 @@ export interface FieldIssue {
 }
 
 export interface PublicError {
+  /** The failure's code in the one vocabulary (src/schemas/errorCodes.ts). */
+  code: ErrorCode;
   status: number;
   message: string;
   /** Per-field problems for invalid input, so a form can show each next to its field. */
@@ -65,18 +109,21 @@ export function toPublicError(error: unknown): PublicError {
   // A full, read-only or unreachable database is nobody's bug: 503 and retry later, on every surface. It
   // is logged once per episode where it happens (StorageHealth), not per request.
   const fault = storageFaultOf(error);
-  if (fault) return { status: 503, message: STORAGE_FAULT_MESSAGES[fault], internal: false, retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS };
+  if (fault) {
+    const { code, message } = STORAGE_FAULTS[fault];
+    return { code, status: 503, message, internal: false, retryAfterSeconds: STORAGE_RETRY_AFTER_SECONDS };
+  }
   // Busy is not a fault (the database works; GroupCommit logs the episode once): 503 all the same.
-  if (isBusyLock(error)) return { status: 503, message: BUSY_MESSAGE, internal: false, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
-  const trpcError = error instanceof TRPCError ? error : undefined;
-  const status = trpcError ? STATUS_BY_CODE[trpcError.code] : undefined;
-  if (!trpcError || status === undefined) return { status: 500, message: INTERNAL_ERROR_MESSAGE, internal: true };
-  const zodError = findZodError(trpcError);
+  if (isBusyLock(error)) return { code: "database_busy", status: 503, message: BUSY_MESSAGE, internal: false, retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
+  const code = error instanceof CodedError ? error.errorCode : error instanceof TRPCError ? CODE_OF_UNCODED_KIND[error.code] : undefined;
+  const status = code === undefined ? 500 : statusOf(code);
+  if (!(error instanceof TRPCError) || code === undefined || status === 500) return { code: "internal_error", status: 500, message: INTERNAL_ERROR_MESSAGE, internal: true };
+  const zodError = findZodError(error);
   if (zodError) {
     const issues = describeIssues(zodError);
-    return { status, message: issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "), issues, internal: false };
+    return { code, status, message: issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "), issues, internal: false };
   }
-  return { status, message: trpcError.message, internal: false };
+  return { code, status, message: error.message, internal: false };
 }
 
 /** The Retry-After header a refusal carries, if any. */

@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError, type ErrorCode } from "../schemas/errorCodes.ts";
 import { hashApiKey, looksLikeApiKey } from "./apiKeyFormat.ts";
 import type { AuthFailureThrottle } from "./authFailureThrottle.ts";
 import type { RateDecision, RateLimiter } from "./rateLimiter.ts";
@@ -22,7 +22,7 @@ export interface Principal {
 
 export type Admission =
   | { ok: true; principal: Principal; rate: RateDecision }
-  | { ok: false; error: TRPCError; rate?: RateDecision };
+  | { ok: false; error: CodedError; rate?: RateDecision };
 
 /**
  * A stored key as admission reads it. Declared here, where it is read, so that auth (a floor
@@ -69,9 +69,9 @@ export interface RequestCredentials {
   client?: { readonly clientAddress?: string };
 }
 
-const reject = (code: TRPCError["code"], message: string, rate?: RateDecision): Admission => ({
+const reject = (code: ErrorCode, message: string, rate?: RateDecision): Admission => ({
   ok: false,
-  error: new TRPCError({ code, message }),
+  error: new CodedError(code, message),
   rate,
 });
 
@@ -97,17 +97,17 @@ function throttleFailures(deps: AdmissionDeps, credentials: RequestCredentials, 
   if (!clientAddress) return admission;
   const rate = deps.authFailures.recordFailure(clientAddress, deps.now());
   if (rate.allowed) return admission;
-  return reject("TOO_MANY_REQUESTS", `Too many failed authentication attempts from this address. Retry in ${rate.resetSeconds} s.`, rate);
+  return reject("too_many_auth_failures", `Too many failed authentication attempts from this address. Retry in ${rate.resetSeconds} s.`, rate);
 }
 
 function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): Admission | Promise<Admission> {
   const { authorization } = credentials;
   if (!authorization) {
-    return reject("UNAUTHORIZED", "Missing API key. Send it in the header 'Authorization: Bearer brk_…'.");
+    return reject("missing_api_key", "Missing API key. Send it in the header 'Authorization: Bearer brk_…'.");
   }
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
   if (!match) {
-    return reject("UNAUTHORIZED", "Malformed Authorization header. Expected 'Authorization: Bearer brk_…'.");
+    return reject("malformed_authorization", "Malformed Authorization header. Expected 'Authorization: Bearer brk_…'.");
   }
   const token = match[1]!;
   const stored = looksLikeApiKey(token) ? deps.keys.findByHash(hashApiKey(token)) : undefined;
@@ -117,31 +117,31 @@ function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): Admissi
 }
 
 function keyLookupFailed(error: unknown): Admission {
-  return { ok: false, error: new TRPCError({ code: "SERVICE_UNAVAILABLE", message: "The API key could not be checked.", cause: error }) };
+  return { ok: false, error: new CodedError("database_unavailable", "The API key could not be checked.", error) };
 }
 
 function checkStored(deps: AdmissionDeps, credentials: RequestCredentials, stored: AdmissibleKey | undefined): Admission | Promise<Admission> {
   const { origin, surface } = credentials;
-  if (!stored) return reject("UNAUTHORIZED", "Invalid API key. Check that the key is complete and was not mistyped.");
+  if (!stored) return reject("invalid_api_key", "Invalid API key. Check that the key is complete and was not mistyped.");
 
   const now = deps.now();
-  if (stored.revokedAt !== null) return reject("UNAUTHORIZED", "This API key has been revoked. Create a new key.");
+  if (stored.revokedAt !== null) return reject("api_key_revoked", "This API key has been revoked. Create a new key.");
   if (stored.expiresAt !== null && stored.expiresAt <= now) {
-    return reject("UNAUTHORIZED", `This API key expired at ${new Date(stored.expiresAt).toISOString()}. Create a new key.`);
+    return reject("api_key_expired", `This API key expired at ${new Date(stored.expiresAt).toISOString()}. Create a new key.`);
   }
 
   if (stored.origins) {
     if (surface !== "embed") {
       return reject(
-        "FORBIDDEN",
+        "embed_key_not_allowed",
         "This is a browser embed key (it has an origins list): it only works on /api/v1/embed/* from its allowed origins. Use a server key here.",
       );
     }
     if (!origin) {
-      return reject("FORBIDDEN", "This embed key only works from a browser page on one of its allowed origins; the request had no Origin header.");
+      return reject("origin_missing", "This embed key only works from a browser page on one of its allowed origins; the request had no Origin header.");
     }
     if (!stored.origins.includes(origin)) {
-      return reject("FORBIDDEN", `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed for this key. Add it to the key's origins.`);
+      return reject("origin_not_allowed", `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed for this key. Add it to the key's origins.`);
     }
   }
 
@@ -197,9 +197,6 @@ export async function chargeMore(deps: AdmissionDeps, principal: Principal, unit
 }
 
 /** The refusal every surface words its own way (429, JSON-RPC -31429, tRPC TOO_MANY_REQUESTS). */
-export function rateLimitedError(rate: RateDecision): TRPCError {
-  return new TRPCError({
-    code: "TOO_MANY_REQUESTS",
-    message: `Rate limit of ${rate.limit} requests per minute exceeded for this key. Retry in ${rate.resetSeconds} s.`,
-  });
+export function rateLimitedError(rate: RateDecision): CodedError {
+  return new CodedError("rate_limited", `Rate limit of ${rate.limit} requests per minute exceeded for this key. Retry in ${rate.resetSeconds} s.`);
 }

@@ -1,4 +1,5 @@
-import { getTRPCErrorFromUnknown, TRPCError } from "@trpc/server";
+import { getTRPCErrorFromUnknown, type TRPCError } from "@trpc/server";
+import { CodedError } from "../schemas/errorCodes.ts";
 import type { Context, Meta } from "./trpc.ts";
 
 /** What tRPC hands a middleware (and what `next` takes), as far as a procedure of ours reads it. */
@@ -64,7 +65,7 @@ export async function invokeProcedure(definition: ProcedureDefinition, path: str
     signal: undefined,
     batchIndex: 0,
   }, parsed);
-  if (!result) throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "No result from middlewares - did you forget to `return next()`?" });
+  if (!result) throw new CodedError("internal_error", "No result from middlewares - did you forget to `return next()`?");
   if (!result.ok) throw result.error;
   return result.data;
 }

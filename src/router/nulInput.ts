@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../schemas/errorCodes.ts";
 
 /** Where a NUL character (U+0000) sits in a procedure's input ("name", "details.notes"), if anywhere. */
 export function nulPath(value: unknown, path = ""): string | undefined {
@@ -20,6 +20,6 @@ export function nulPath(value: unknown, path = ""): string | undefined {
 export function refuseNulInWrite(input: unknown): void {
   const path = nulPath(input);
   if (path) {
-    throw new TRPCError({ code: "BAD_REQUEST", message: `${path}: must not contain the NUL character (U+0000). Remove it and send again.` });
+    throw new CodedError("invalid_parameter", `${path}: must not contain the NUL character (U+0000). Remove it and send again.`);
   }
 }

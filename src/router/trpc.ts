@@ -1,4 +1,5 @@
-import { initTRPC, TRPCError } from "@trpc/server";
+import { CodedError } from "../schemas/errorCodes.ts";
+import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
 import { formatTrpcError } from "../adapters/trpc/errorFormatter.ts";
 import type { Principal, Surface } from "../auth/admitRequest.ts";
@@ -61,10 +62,8 @@ export function missingScopeMessage(scope: Scope): string {
  */
 export function scopedProcedure(scope: Scope) {
   return t.procedure.meta({ scope }).use(async ({ ctx, next, path, type, getRawInput }) => {
-    if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Missing API key." });
-    if (!ctx.principal.scopes.has(scope)) {
-      throw new TRPCError({ code: "FORBIDDEN", message: missingScopeMessage(scope) });
-    }
+    if (!ctx.principal) throw new CodedError("missing_api_key", "Missing API key.");
+    if (!ctx.principal.scopes.has(scope)) throw new CodedError("scope_missing", missingScopeMessage(scope));
     if (type === "mutation") refuseNulInWrite(await getRawInput());
     // tRPC merges this into the context; spreading ctx here would copy it twice per call.
     const result = await next({ ctx: { principal: ctx.principal } });

@@ -205,7 +205,7 @@ describe("three instances behind HAProxy over one PostgreSQL and one Redis", () 
       expect(write.status).toBe(503);
       expect(write.headers.get("content-type")).toContain("application/json");
       expect(Number(write.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(await write.json()).toEqual({ error: expect.stringContaining("cannot reach its database") });
+      expect(await write.json()).toMatchObject({ error: expect.stringContaining("cannot reach its database"), code: "database_unavailable" });
       // Over several check periods (inter 1s): every instance stays in, and every read is answered.
       for (const instance of instances) expect((await fetch(`${instance.url}/readyz`)).status).toBe(200);
       for (let i = 0; i < 30; i++) {

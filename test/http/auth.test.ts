@@ -8,25 +8,26 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function expect401(res: Response, fragment: string) {
+async function expect401(res: Response, fragment: string, code: string) {
   expect(res.status).toBe(401);
   expect(res.headers.get("www-authenticate")).toStartWith("Bearer");
-  const body = (await res.json()) as { error: string };
-  expect(Object.keys(body)).toEqual(["error"]);
+  const body = (await res.json()) as { error: string; code: string };
+  expect(Object.keys(body)).toEqual(["error", "code", "requestId", "docs"]);
   expect(body.error).toContain(fragment);
+  expect(body.code).toBe(code);
 }
 
 describe("401: who is calling", () => {
   test("missing key", async () => {
-    await expect401(await server.request("/api/v1/brokers"), "Missing API key");
+    await expect401(await server.request("/api/v1/brokers"), "Missing API key", "missing_api_key");
   });
 
   test.each([["Basic dXNlcjpwYXNz"], ["Bearer"], ["brk_abc"], ["Bearer a b"]])("malformed header %s", async (header) => {
-    await expect401(await server.request("/api/v1/brokers", { headers: { Authorization: header } }), "Authorization");
+    await expect401(await server.request("/api/v1/brokers", { headers: { Authorization: header } }), "Authorization", "malformed_authorization");
   });
 
   test.each([["brk_short"], ["sk_live_" + "a".repeat(43)], ["brk_" + "A".repeat(43)], ["brk_" + "A".repeat(43) + "'--"]])("unknown or malformed key %#", async (key) => {
-    await expect401(await server.request("/api/v1/brokers", { key }), "Invalid API key");
+    await expect401(await server.request("/api/v1/brokers", { key }), "Invalid API key", "invalid_api_key");
   });
 
   test("revoked key", async () => {
@@ -34,12 +35,12 @@ describe("401: who is calling", () => {
     const id = (await server.app.services.keys.list()).at(-1)!.id;
     expect((await server.request("/api/v1/brokers", { key })).status).toBe(200);
     await server.app.services.keys.revoke(id, Date.now());
-    await expect401(await server.request("/api/v1/brokers", { key }), "revoked");
+    await expect401(await server.request("/api/v1/brokers", { key }), "revoked", "api_key_revoked");
   });
 
   test("expired key", async () => {
     const key = await server.createKey({ expiresAt: Date.now() - 1000 });
-    await expect401(await server.request("/api/v1/brokers", { key }), "expired");
+    await expect401(await server.request("/api/v1/brokers", { key }), "expired", "api_key_expired");
   });
 
   test("a key that has not expired yet works", async () => {

@@ -53,12 +53,14 @@ test("a demo broker's detail agrees with its list item", async () => {
   for (const field of ["id", "name", "slug", "description", "province", "city", "averageRating", "reviewCount", "isVerified"]) expect(data[field]).toEqual(item[field]);
 });
 
-test.each([["hidden-brokers"], ["no-such-broker"], ["%F0%9F%9A%97"], ["%E0%A4%A"]])("%s is a 404 with a JSON error", async (slug) => {
+// A path that does not decode (%E0%A4%A) names no endpoint at all: not_found, not broker_not_found.
+test.each([["hidden-brokers", "broker_not_found"], ["no-such-broker", "broker_not_found"], ["%F0%9F%9A%97", "broker_not_found"], ["%E0%A4%A", "not_found"]])("%s is a 404 with a JSON error", async (slug, code) => {
   const res = await server.request(`/api/v1/brokers/${slug}`, { key });
   expect(res.status).toBe(404);
-  const body = (await res.json()) as { error: string };
+  const body = (await res.json()) as { error: string; code: string };
   expect(typeof body.error).toBe("string");
-  expect(Object.keys(body)).toEqual(["error"]);
+  expect(Object.keys(body)).toEqual(["error", "code", "requestId", "docs"]);
+  expect(body.code).toBe(code);
 });
 
 test("a broker without reviews has averageRating 0 (a number, never null) in its detail and list item", async () => {

@@ -24,8 +24,9 @@ test.each([["/api/v1/nothing"], ["/api/v1/brokers/a/b"], ["/nowhere"], ["/api/v2
   const res = await server.request(path, { key });
   expect(res.status).toBe(404);
   expect(res.headers.get("content-type")).toStartWith("application/json");
-  const body = (await res.json()) as { error: string };
-  expect(Object.keys(body)).toEqual(["error"]);
+  const body = (await res.json()) as { error: string; code: string };
+  expect(Object.keys(body)).toEqual(["error", "code", "requestId", "docs"]);
+  expect(body.code).toBe("not_found");
 });
 
 test("errors never carry stack traces or SQL", async () => {

@@ -62,11 +62,17 @@ test("a request forwarded by a proxy is not local: it needs the token", async ()
   expect(forwarded.status).toBe(403);
   expect(await forwarded.json()).toEqual({
     error: "Metrics are readable from this machine or with 'Authorization: Bearer $METRICS_TOKEN'.",
+    code: "local_only",
+    requestId: forwarded.headers.get("x-request-id")!,
+    docs: "/docs/manual/errors#local_only",
   });
   const wrong = await server.request("/metrics", { headers: { "X-Forwarded-For": "203.0.113.9", Authorization: "Bearer not-the-token" } });
   expect(wrong.status).toBe(401);
   expect((await wrong.json()) as unknown).toEqual({
     error: "Invalid metrics token. Send 'Authorization: Bearer $METRICS_TOKEN' as configured on the server.",
+    code: "invalid_metrics_token",
+    requestId: wrong.headers.get("x-request-id")!,
+    docs: "/docs/manual/errors#invalid_metrics_token",
   });
   await scrape({ headers: { "X-Forwarded-For": "203.0.113.9", Authorization: `Bearer ${TOKEN}` } });
 });
@@ -81,7 +87,7 @@ test("access rules: a local client without a token; any client with the right to
   expect(decideMetricsAccess({ ...base, local: true }).allowed).toBe(true);
   expect(decideMetricsAccess({ ...base, local: false })).toEqual({
     allowed: false,
-    status: 403,
+    code: "local_only",
     message: "Metrics are readable only from this machine (loopback). Set METRICS_TOKEN on the server to read them remotely.",
   });
   expect(decideMetricsAccess({ ...base, local: false, token: TOKEN, authorization: `Bearer ${TOKEN}` }).allowed).toBe(true);

@@ -66,7 +66,7 @@ test("query parameters come from the input schema with their bounds", () => {
 });
 
 test("errors share one schema and the bearer scheme lists every scope", () => {
-  expect(document.components.schemas!.Error).toMatchObject({ required: ["error"], properties: { error: { type: "string" } } });
+  expect(document.components.schemas!.Error).toMatchObject({ required: ["error", "code", "requestId", "docs"], properties: { error: { type: "string" }, code: { type: "string" } } });
   expect(document.paths["/api/v1/brokers"]!.get!.responses["401"]).toEqual({ $ref: "#/components/responses/Error401" });
   const scheme = document.components.securitySchemes!.bearerAuth as { type: string; scheme: string; description: string };
   expect(scheme).toMatchObject({ type: "http", scheme: "bearer" });

@@ -30,6 +30,7 @@ test("a sane client id is echoed, on success and on error", async () => {
     const refused = await server.request("/api/v1/brokers", { headers: { "X-Request-Id": id } });
     expect(refused.status).toBe(401);
     expect(refused.headers.get("x-request-id")).toBe(id);
+    expect(((await refused.json()) as { requestId: string }).requestId).toBe(id);
   }
 });
 
@@ -37,5 +38,20 @@ test("an insane client id is replaced by a new one", async () => {
   for (const id of ["a".repeat(129), "has space", "<script>", "semi;colon", "ünicode", "a/b"]) {
     const res = await server.request("/healthz", { headers: { "X-Request-Id": id } });
     expect(res.headers.get("x-request-id"), id).toMatch(UUID);
+  }
+});
+
+test("an error body's requestId is its X-Request-Id, on every kind of refusal", async () => {
+  const refusals = [
+    server.request("/api/v1/brokers"), // admission
+    server.request("/api/v1/brokers?limit=0", { key }), // the procedure
+    server.request("/api/v1/nope", { key }), // the REST router
+    server.request("/nope"), // the front door
+    server.request("/healthz", { method: "POST" }), // the read-only pages
+  ];
+  for (const res of await Promise.all(refusals)) {
+    const body = (await res.json()) as { requestId: string };
+    expect(body.requestId).toMatch(UUID);
+    expect(body.requestId).toBe(res.headers.get("x-request-id")!);
   }
 });

@@ -13,6 +13,7 @@ interface ReviewsBody {
   data: { id: string; brokerId: string; authorName: string; rating: number; title: string; content: string; createdAt: string }[];
   pagination: { page: number; limit: number; total: number; totalPages: number };
   error?: string;
+  code?: string;
 }
 
 const get = async (path: string) => {
@@ -63,7 +64,8 @@ test.each([["no-such-id"], ["reviewed-brokers"], ["-1"], ["0"], ["1.5"], ["0092"
   async (id) => {
     const { status, body } = await get(`/api/v1/reviews/${id}`);
     expect(status).toBe(404);
-    expect(Object.keys(body)).toEqual(["error"]);
+    expect(Object.keys(body)).toEqual(["error", "code", "requestId", "docs"]);
+    expect(body.code).toBe("broker_not_found");
     expect(body.error).toContain("No published broker has the id");
   },
 );

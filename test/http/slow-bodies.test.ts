@@ -75,7 +75,7 @@ test("one address gets its share of uploads in progress, the next a JSON 429, wh
   const refused = await fetch(`${server.url}/api/v1/leads`, upload);
   expect(refused.status).toBe(429);
   expect(refused.headers.get("retry-after")).toBe("1");
-  expect(((await refused.json()) as { error: string }).error).toContain(`${MAX_PER_CLIENT} requests with a body at most at once`);
+  expect((await refused.json()) as unknown).toMatchObject({ error: expect.stringContaining(`${MAX_PER_CLIENT} requests with a body at most at once`), code: "too_many_uploads" });
   // Requests without a body are not counted: nothing a client sends can hold them open.
   expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   // A slow body refused so is not waited for: it holds no place in flight, and its connection is closed.

@@ -56,11 +56,11 @@ sqliteOnly("read-only: a new key's first read is 200 (lastUsedAt is bookkeeping)
 
     const rest = await postLead(1);
     await expect503(rest.clone());
-    expect(((await rest.json()) as { error: string }).error).toContain("read-only");
+    expect((await rest.json()) as unknown).toMatchObject({ error: expect.stringContaining("read-only"), code: "read_only" });
 
     const trpc = await server.request("/trpc/leads.create", { key, method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ json: lead(2) }) });
     await expect503(trpc.clone());
-    expect(((await trpc.json()) as { error: { json: { data: { code: string; httpStatus: number } } } }).error.json.data).toMatchObject({ code: "SERVICE_UNAVAILABLE", httpStatus: 503 });
+    expect(((await trpc.json()) as { error: { json: { data: { code: string; httpStatus: number } } } }).error.json.data).toMatchObject({ code: "SERVICE_UNAVAILABLE", httpStatus: 503, errorCode: "read_only" });
 
     const mcp = await server.request("/mcp", {
       key,
@@ -69,7 +69,7 @@ sqliteOnly("read-only: a new key's first read is 200 (lastUsedAt is bookkeeping)
       body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "create_lead", arguments: lead(3) } }),
     });
     await expect503(mcp.clone());
-    expect(((await mcp.json()) as { id: number; error: { code: number } })).toMatchObject({ id: 7, error: { code: -31503 } });
+    expect(((await mcp.json()) as { id: number; error: { code: number } })).toMatchObject({ id: 7, error: { code: -31503, data: { code: "read_only" } } });
 
     const embed = await server.request("/api/v1/embed/quotes", {
       key: embedKey,
@@ -97,7 +97,9 @@ sqliteOnly("full: writes answer 503 once the database is full, logged once per e
     let n = 100;
     for (; n < 400 && status === 201; n++) status = (await postLead(n)).status;
     expect(status).toBe(503);
-    await expect503(await postLead(n++));
+    const full = await postLead(n++);
+    await expect503(full.clone());
+    expect((await full.json()) as unknown).toMatchObject({ code: "storage_full" });
     await expect503(await postLead(n++));
     expect(await readyStatus()).toEqual({ status: 503, writes: "full" });
     // Reads go on.

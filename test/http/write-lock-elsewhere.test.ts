@@ -96,7 +96,7 @@ sqliteOnly(
       statuses.push(refused.response.status);
       expect(refused.response.status, refused.body).toBe(503);
       expect(Number(refused.response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(JSON.parse(refused.body).error).toContain("busy");
+      expect(JSON.parse(refused.body)).toMatchObject({ error: expect.stringContaining("busy"), code: "database_busy" });
       expect(refused.body).not.toMatch(/SQLITE|locked|at \//);
 
       // The same refusal over MCP: -31503 asking for the busy wait, and Retry-After saying the same.

@@ -23,7 +23,13 @@ describe("API keys", () => {
     const answer = await postMcp(server, ping);
     expect(answer.status).toBe(401);
     expect(answer.headers.get("www-authenticate")).toBe('Bearer realm="mcp", error="invalid_token"');
-    expect(answer.json).toEqual({ error: "invalid_token", error_description: "Missing API key. Send it in the header 'Authorization: Bearer brk_…'." });
+    expect(answer.json).toEqual({
+      error: "invalid_token",
+      error_description: "Missing API key. Send it in the header 'Authorization: Bearer brk_…'.",
+      code: "missing_api_key",
+      requestId: answer.headers.get("x-request-id"),
+      docs: "/docs/manual/errors#missing_api_key",
+    });
   });
 
   test("a wrong, revoked or expired key is 401, on every method including GET", async () => {

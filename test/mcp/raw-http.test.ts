@@ -242,6 +242,7 @@ describe("methods", () => {
     expect(answer.json.result).toEqual({
       content: [{ type: "text", text: 'Invalid arguments for search_brokers: page: must be a whole number from 1 to 50,000 (got "two"); limit: must be a whole number from 1 to 100 (got 0).' }],
       isError: true,
+      _meta: { "broker-directory/error": { code: "invalid_parameter", requestId: answer.headers.get("x-request-id"), docs: "/docs/manual/errors#invalid_parameter" } },
     });
   });
 
@@ -253,7 +254,7 @@ describe("methods", () => {
   test("resources/read of an unknown URI is -32002 with the URI, never empty contents", async () => {
     const answer = await post(request(7, "resources/read", { uri: "broker://nothing-here" }));
     expectRpcError(answer, 200, -32002, 7);
-    expect(answer.json.error.data).toEqual({ uri: "broker://nothing-here" });
+    expect(answer.json.error.data).toEqual({ uri: "broker://nothing-here", code: "not_found", requestId: answer.headers.get("x-request-id"), docs: "/docs/manual/errors#not_found" });
     expectRpcError(await post(request(8, "resources/read", {})), 200, -32602, 8);
   });
 

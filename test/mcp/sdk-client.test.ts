@@ -259,7 +259,7 @@ describe("resources", () => {
     const error = await client.readResource({ uri: "broker://brokers/no-such-broker" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32002);
-    expect((error as McpError).data).toEqual({ uri: "broker://brokers/no-such-broker" });
+    expect((error as McpError).data).toMatchObject({ uri: "broker://brokers/no-such-broker", code: "broker_not_found" });
   });
 });
 

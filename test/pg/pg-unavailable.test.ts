@@ -107,7 +107,12 @@ describe("through the real server, with PostgreSQL cut and restored", () => {
     const text = await res.text();
     expect(res.status, text).toBe(503);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(JSON.parse(text)).toEqual({ error: expect.stringContaining("cannot reach its database") });
+    expect(JSON.parse(text)).toEqual({
+      error: expect.stringContaining("cannot reach its database"),
+      code: "database_unavailable",
+      requestId: res.headers.get("x-request-id"),
+      docs: "/docs/manual/errors#database_unavailable",
+    });
     expect(text).not.toMatch(/ECONN|postgres|at \/|\.ts:/i);
   }
 

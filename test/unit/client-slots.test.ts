@@ -10,19 +10,19 @@ test("an address has its cap of uploads in progress; a slot given back (once) ma
   const slots = new ClientSlots(2);
   const first = slots.take("203.0.113.7");
   const second = slots.take("203.0.113.7");
-  expect(slots.take("203.0.113.7")).toMatchObject({ status: 429 });
+  expect(slots.take("203.0.113.7")).toMatchObject({ code: "too_many_uploads" });
   expect(typeof slots.take("203.0.113.8")).toBe("function");
   if (typeof first !== "function" || typeof second !== "function") throw new Error("refused below the cap");
   first();
   first(); // a second call gives nothing back twice
   expect(typeof slots.take("203.0.113.7")).toBe("function");
-  expect(slots.take("203.0.113.7")).toMatchObject({ status: 429 });
+  expect(slots.take("203.0.113.7")).toMatchObject({ code: "too_many_uploads" });
 });
 
 test("the table of addresses is bounded: a new address past it is told the server is busy (503)", () => {
   const slots = new ClientSlots(5, 3);
   const held = ["192.0.2.1", "192.0.2.2", "192.0.2.3"].map((address) => slots.take(address));
-  expect(slots.take("192.0.2.4")).toMatchObject({ status: 503 });
+  expect(slots.take("192.0.2.4")).toMatchObject({ code: "server_busy" });
   expect(typeof slots.take("192.0.2.1")).toBe("function"); // one already counted still may
   expect(slots.clients).toBe(3);
   for (const release of held) if (typeof release === "function") release();
@@ -40,5 +40,5 @@ test("an IPv6 client counts by its /64, an IPv4-mapped address as IPv4", () => {
   expect(clientOf("198.51.100.4")).toBe("198.51.100.4");
   const slots = new ClientSlots(1);
   slots.take("2001:db8:1:2::10");
-  expect(slots.take("2001:db8:1:2::11")).toMatchObject({ status: 429 });
+  expect(slots.take("2001:db8:1:2::11")).toMatchObject({ code: "too_many_uploads" });
 });

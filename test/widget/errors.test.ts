@@ -106,6 +106,23 @@ describe("apiRequest", () => {
     expect(call.body).toEqual({ a: 1 });
   });
 
+  test("the error's code is kept; the widget's language goes out as Accept-Language, so a French page gets French errors", async () => {
+    const fetch = mockFetch(json(429, { error: "Limite de requêtes atteinte.", code: "rate_limited" }, { "Retry-After": "999" }));
+    restore = fetch.restore;
+    const failure = await apiRequest({ base: "https://d.example", key: "k", language: "fr" }, "/embed/brokers").then(() => undefined, (e: unknown) => e as ApiError);
+    expect(failure).toMatchObject({ status: 429, code: "rate_limited", message: "Limite de requêtes atteinte." });
+    expect(fetch.calls[0]!.headers.get("Accept-Language")).toBe("fr");
+  });
+
+  test("a French widget asks in French and shows the server's French words", async () => {
+    const fetch = mockFetch(json(401, { error: "Cette clé d’API a été révoquée. Créez-en une nouvelle.", code: "api_key_revoked" }));
+    restore = fetch.restore;
+    const el = await mount<BrokerDirectory>(`<broker-directory lang="fr" api-key="k" api-base="https://d.example"></broker-directory>`);
+    await until(() => shadow(el).querySelector("[part=problem]"));
+    expect(fetch.calls[0]!.headers.get("Accept-Language")).toBe("fr");
+    expect(text(el)).toContain("Cette clé d’API a été révoquée");
+  });
+
   test("a non-JSON error body still gives an ApiError with the status", async () => {
     restore = mockFetch(new Response("<html>bad gateway</html>", { status: 502 })).restore;
     const failure = await apiRequest({ base: "https://d.example", key: "k" }, "/embed/brokers").then(() => undefined, (e: unknown) => e as ApiError);

@@ -6,7 +6,7 @@ import { widgetAssetHandler } from "../../src/adapters/static/widgetAsset.ts";
 describe("GET /widget.js", () => {
   const code = "(()=>{console.log('widget')})();";
   const handle = widgetAssetHandler(code);
-  const get = (headers: Record<string, string> = {}, method = "GET") => handle(new Request("http://d.example/widget.js", { method, headers }));
+  const get = (headers: Record<string, string> = {}, method = "GET") => handle(new Request("http://d.example/widget.js", { method, headers }), { requestId: "test" });
 
   test("serves the code as JavaScript, public, cacheable, CORS-open, with a strong ETag", async () => {
     const res = get();
@@ -35,7 +35,7 @@ describe("GET /widget.js", () => {
   });
 
   test("a different bundle gets a different ETag; HEAD has no body; POST is refused", async () => {
-    const other = widgetAssetHandler(code + " ").call(null, new Request("http://d.example/widget.js"));
+    const other = widgetAssetHandler(code + " ").call(null, new Request("http://d.example/widget.js"), { requestId: "test" });
     expect(other.headers.get("ETag")).not.toBe(get().headers.get("ETag"));
     expect(await get({}, "HEAD").text()).toBe("");
     expect(get({}, "POST").status).toBe(405);

@@ -8,7 +8,7 @@ import type { Services } from "../../services.ts";
 import type { ConsoleSession } from "../../storage/stores/consoleSessionStore.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvDownload, type CsvPage } from "../http/csvResponse.ts";
-import { errorResponse, jsonResponse } from "../http/json.ts";
+import { errorResponse, failureResponse, jsonResponse } from "../http/json.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readOnlyRefusal } from "../http/methodRefusal.ts";
 import { readBodyBytes } from "../http/readBodyBytes.ts";
@@ -54,22 +54,22 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
   const serveScript = consoleScriptHandler();
 
   return async function handleConsole(request: Request, url: TargetUrl, info: RequestInfo, clientAddress: string): Promise<Response> {
-    return withConsoleHeaders(await route(request, url, info, clientAddress).catch(storageUnavailable));
+    return withConsoleHeaders(await route(request, url, info, clientAddress).catch((error: unknown) => storageUnavailable(error, info)));
   };
 
   /** Sessions and links live in the database: when it cannot answer (a storage fault, a lock held elsewhere), 503 and retry later. */
-  function storageUnavailable(error: unknown): Response {
+  function storageUnavailable(error: unknown, info: RequestInfo): Response {
     services.storage.report(error, "console");
     const failure = toPublicError(error);
     if (failure.status !== 503) throw error;
-    return errorResponse(failure.status, failure.message, retryAfterHeaders(failure));
+    return failureResponse(info, failure, retryAfterHeaders(failure));
   }
 
   async function route(request: Request, url: TargetUrl, info: RequestInfo, clientAddress: string): Promise<Response> {
     const path = url.pathname;
     if (path === "/console/console.js") {
       info.route = path;
-      return serveScript(request);
+      return serveScript(request, info);
     }
     if (path === "/console/sign-in") {
       info.route = path;
@@ -77,9 +77,9 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     }
     if (path.startsWith("/console/api/")) return callApi(request, url, info);
     info.route = "/console/*";
-    const refusal = readOnlyRefusal(request, "console pages");
+    const refusal = readOnlyRefusal(request, info, "console pages");
     if (refusal) return refusal;
-    const lang = pageLanguage(request);
+    const lang = pageLanguage(info);
     const session = await currentSession(request);
     // Without a session: how to get a link, and nothing of any workspace.
     return session ? htmlResponse(shellPage(lang)) : htmlResponse(signInHelpPage(lang), 401);
@@ -98,13 +98,13 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
    * cannot sign a browser in to the attacker's workspace (login CSRF) with a link or a form.
    */
   async function signIn(request: Request, url: TargetUrl, info: RequestInfo, clientAddress: string): Promise<Response> {
-    const lang = pageLanguage(request);
+    const lang = pageLanguage(info);
     if (request.method === "GET" || request.method === "HEAD") {
       const token = url.searchParams.get("token") ?? "";
       if (!looksLikeSecret(token)) return htmlResponse(badLinkPage(lang), 401);
       return htmlResponse(signInButtonPage(lang, token), 200, { "Referrer-Policy": SIGN_IN_REFERRER_POLICY });
     }
-    if (request.method !== "POST") return errorResponse(405, "Open the sign-in link, then press its button.", { Allow: "GET, HEAD, POST" });
+    if (request.method !== "POST") return errorResponse(info, "method_not_allowed", "Open the sign-in link, then press its button.", { Allow: "GET, HEAD, POST" });
     const refusal = originRefusal(request, new URL(info.baseUrl).origin);
     if (refusal) return htmlResponse(crossSitePage(lang), 403);
     const token = await formToken(request);
@@ -132,20 +132,20 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
     const matches = own ? [] : matchPath(api, url.pathname);
     info.route = own ? url.pathname : (matches[0]?.value.path ?? "/console/api/(unknown)");
     const session = await currentSession(request);
-    if (!session) return errorResponse(401, "Not signed in, or the session ended. Open a new sign-in link from 'broker-directory console-link'.");
+    if (!session) return errorResponse(info, "session_required", "Not signed in, or the session ended. Open a new sign-in link from 'broker-directory console-link'.");
     info.keyId = "console";
     const now = services.now();
     const rate = await services.rateLimiter.consume(`console:${session.idHash}`, SESSION_RATE_LIMIT, now);
     const headers = rateLimitHeaders(rate);
-    if (!rate.allowed) return errorResponse(429, `Too many console requests. Retry in ${rate.resetSeconds} s.`, headers);
+    if (!rate.allowed) return errorResponse(info, "rate_limited", `Too many console requests. Retry in ${rate.resetSeconds} s.`, headers);
 
     const changing = request.method !== "GET" && request.method !== "HEAD";
     if (changing) {
       const refusal = csrfRefusal(request, session.secret, new URL(info.baseUrl).origin);
-      if (refusal) return errorResponse(403, refusal, headers);
+      if (refusal) return errorResponse(info, refusal.code, refusal.message, headers);
     }
     if (url.pathname === "/console/api/session") {
-      if (request.method !== "GET") return errorResponse(405, "Use GET.", { ...headers, Allow: "GET" });
+      if (request.method !== "GET") return errorResponse(info, "method_not_allowed", "Use GET.", { ...headers, Allow: "GET" });
       const workspace = await services.keys.workspaceById(session.workspaceId);
       return jsonResponse(
         { data: { workspace: { id: session.workspaceId, name: workspace?.name ?? "" }, csrfToken: csrfTokenFor(session.secret), endsAt: new Date(session.endsAt).toISOString() } },
@@ -154,16 +154,16 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
       );
     }
     if (url.pathname === "/console/api/sign-out") {
-      if (request.method !== "POST") return errorResponse(405, "Use POST.", { ...headers, Allow: "POST" });
+      if (request.method !== "POST") return errorResponse(info, "method_not_allowed", "Use POST.", { ...headers, Allow: "POST" });
       await services.consoleSessions.end(session.secret, now);
       return jsonResponse({ data: { signedOut: true } }, 200, { ...headers, "Set-Cookie": clearedSessionCookie(secureCookies) });
     }
 
-    if (matches.length === 0) return errorResponse(404, `No such console endpoint: ${url.pathname.slice(0, 200)}.`, headers);
+    if (matches.length === 0) return errorResponse(info, "not_found", `No such console endpoint: ${url.pathname.slice(0, 200)}.`, headers);
     const match = matches.find((m) => m.value.method === request.method);
     if (!match) {
       const allowed = [...new Set(matches.map((m) => m.value.method))].join(", ");
-      return errorResponse(405, `${request.method} is not allowed here; use ${allowed}.`, { ...headers, Allow: allowed });
+      return errorResponse(info, "method_not_allowed", `${request.method} is not allowed here; use ${allowed}.`, { ...headers, Allow: allowed });
     }
     const principal: Principal = { keyId: "console", workspaceId: session.workspaceId, scopes: new Set(SCOPES), origins: null };
     try {
@@ -192,20 +192,28 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
       if (failure.internal) {
         services.log.error("procedure failed", { requestId: info.requestId, route: info.route, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
       }
-      return errorResponse(failure.status, failure.message, { ...headers, ...retryAfterHeaders(failure) }, failure.issues);
+      return failureResponse(info, failure, { ...headers, ...retryAfterHeaders(failure) });
     }
   }
 }
+
+/** Why a console change is refused, with its code. */
+interface Refusal {
+  code: "origin_not_allowed" | "csrf_token_invalid";
+  message: string;
+}
+
+const refused = (code: Refusal["code"], message: string): Refusal => ({ code, message });
 
 /**
  * Why a POST does not come from a page of this origin, or undefined when it does. Browsers send
  * Origin on every POST; Sec-Fetch-Site, when sent, must agree (a cross-site form says so).
  */
-function originRefusal(request: Request, ownOrigin: string): string | undefined {
+function originRefusal(request: Request, ownOrigin: string): Refusal | undefined {
   const origin = request.headers.get("origin");
-  if (origin !== ownOrigin) return `Refused: a console change must come from ${ownOrigin} (Origin was ${origin ? JSON.stringify(origin.slice(0, 100)) : "absent"}).`;
+  if (origin !== ownOrigin) return refused("origin_not_allowed", `Refused: a console change must come from ${ownOrigin} (Origin was ${origin ? JSON.stringify(origin.slice(0, 100)) : "absent"}).`);
   const site = request.headers.get("sec-fetch-site");
-  if (site !== null && site !== "same-origin") return `Refused: a console change must come from ${ownOrigin} (Sec-Fetch-Site was ${JSON.stringify(site.slice(0, 40))}).`;
+  if (site !== null && site !== "same-origin") return refused("origin_not_allowed", `Refused: a console change must come from ${ownOrigin} (Sec-Fetch-Site was ${JSON.stringify(site.slice(0, 40))}).`);
   return undefined;
 }
 
@@ -224,10 +232,10 @@ const SESSION_PATHS = new Set(CONSOLE_SESSION_ROUTES.map((route) => route.path))
  * and comes from this origin. Both: the token stops forged requests from other sites, the
  * Origin check stops a page of ours that was tricked into sending one from elsewhere.
  */
-function csrfRefusal(request: Request, secret: string, ownOrigin: string): string | undefined {
+function csrfRefusal(request: Request, secret: string, ownOrigin: string): Refusal | undefined {
   const refusal = originRefusal(request, ownOrigin);
   if (refusal) return refusal;
   const token = request.headers.get("x-csrf-token") ?? "";
-  if (!sameSecret(token, csrfTokenFor(secret))) return "Refused: missing or wrong X-CSRF-Token. Reload the console and try again.";
+  if (!sameSecret(token, csrfTokenFor(secret))) return refused("csrf_token_invalid", "Refused: missing or wrong X-CSRF-Token. Reload the console and try again.");
   return undefined;
 }

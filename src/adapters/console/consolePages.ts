@@ -1,14 +1,14 @@
+import type { Language } from "../http/acceptLanguage.ts";
 import { PAGE_CSS } from "./consoleHeaders.ts";
 
 /** The console's server-made HTML: the app's shell and the pages shown without a session. */
-type Lang = "en" | "fr";
+type Lang = Language;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** French when the browser asks for it first, else English. */
-export function pageLanguage(request: Request): Lang {
-  const first = request.headers.get("accept-language")?.split(",")[0]?.trim().toLowerCase() ?? "";
-  return first.startsWith("fr") ? "fr" : "en";
+/** French when the browser prefers it (Accept-Language, read by the front door), else English. */
+export function pageLanguage(info: { language?: Language }): Lang {
+  return info.language ?? "en";
 }
 
 const TEXT = {

@@ -1,6 +1,5 @@
 import type { Server } from "bun";
-import { CLIENT_CLOSED_REQUEST } from "../errorVocabulary.ts";
-import { errorResponse } from "./json.ts";
+import { errorResponse, type ErrorAsker } from "./json.ts";
 import { declaresBody, MAX_BODY_BYTES, readBodyBytes } from "./readBodyBytes.ts";
 import { BODY_ABORTED_MESSAGE } from "./readJsonText.ts";
 
@@ -35,10 +34,10 @@ export class BodyArrival {
   }
 
   /** Once a request that has a body is answered: its body read if nobody did, then the answer. */
-  async settle(request: Request, answered: Response | Promise<Response>, server: Timeouts): Promise<Response> {
+  async settle(request: Request, answered: Response | Promise<Response>, server: Timeouts, asker: ErrorAsker): Promise<Response> {
     const response = await answered;
     if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) return response;
-    if (!request.bodyUsed && (await readBodyBytes(request)) === "aborted") return errorResponse(CLIENT_CLOSED_REQUEST, BODY_ABORTED_MESSAGE);
+    if (!request.bodyUsed && (await readBodyBytes(request)) === "aborted") return errorResponse(asker, "client_closed_request", BODY_ABORTED_MESSAGE);
     server.timeout(request, this.idleSeconds);
     return response;
   }

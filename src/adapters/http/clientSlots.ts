@@ -8,7 +8,7 @@ import { SlotCounter } from "../../cache/slotCounter.ts";
  */
 export const MAX_COUNTED_CLIENTS = 10_000;
 
-export type SlotRefusal = { status: 429 | 503; message: string };
+export type SlotRefusal = { code: "too_many_uploads" | "server_busy"; message: string };
 
 /**
  * Requests with a body in progress per client address, capped (MAX_UPLOADS_PER_CLIENT): such a
@@ -31,9 +31,9 @@ export class ClientSlots {
     if (address === undefined) return noop;
     const slot = this.slots.take(clientOf(address));
     if (slot === "bucket-full") {
-      return { status: 429, message: `Too many uploads in progress from your address (${this.slots.perBucket} requests with a body at most at once); retry once some have finished.` };
+      return { code: "too_many_uploads", message: `Too many uploads in progress from your address (${this.slots.perBucket} requests with a body at most at once); retry once some have finished.` };
     }
-    if (slot === "too-many-buckets") return { status: 503, message: "The server is answering too many clients at once; retry shortly." };
+    if (slot === "too-many-buckets") return { code: "server_busy", message: "The server is answering too many clients at once; retry shortly." };
     return slot;
   }
 

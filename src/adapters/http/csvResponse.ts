@@ -43,7 +43,7 @@ export interface CsvDownload {
 export async function csvDownload(download: CsvDownload): Promise<Response> {
   const release = download.slots.take(download.bucket);
   if (!release) {
-    return errorResponse(429, download.slots.refusalMessage(), { ...download.headers, "Retry-After": String(DOWNLOAD_RETRY_AFTER_SECONDS) });
+    return errorResponse(download.info, "too_many_downloads", download.slots.refusalMessage(), { ...download.headers, "Retry-After": String(DOWNLOAD_RETRY_AFTER_SECONDS) });
   }
   let first: CsvPage;
   try {

@@ -1,3 +1,8 @@
+import { errorFields, statusOf, type PublicError } from "../errorVocabulary.ts";
+import { inLanguage, type MessageFacts } from "../frenchErrors.ts";
+import type { ErrorCode } from "../../schemas/errorCodes.ts";
+import type { Language } from "./acceptLanguage.ts";
+
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /** A JSON response with the headers every API answer carries. */
@@ -41,12 +46,36 @@ export function stampedJsonText(text: ResponseBody, info: { requestId: string; r
   return new Response(text, { headers: stampedHeaders });
 }
 
-/** The error body of the REST and embed surfaces: `{ "error": "…" }`, plus field issues for 422. */
+/** Who asked, as an error answer needs it: the request's id, and the language it asked for. */
+export interface ErrorAsker {
+  requestId: string;
+  language?: Language;
+}
+
+/**
+ * The error body of the REST, embed and console surfaces and of the front door: the
+ * specification's `{ "error": "…" }`, then `code` (the one vocabulary), `requestId` (also the
+ * X-Request-Id header) and `docs` (the code's entry in the manual), plus field issues for 422.
+ * The status is the code's (statusOf); `error` is French when the request asked for it.
+ */
 export function errorResponse(
-  status: number,
+  asker: ErrorAsker,
+  code: ErrorCode,
   message: string,
   headers: HeadersInit = {},
   issues?: readonly { path: string; message: string }[],
 ): Response {
-  return jsonResponse(issues && issues.length > 0 ? { error: message, issues } : { error: message }, status, headers);
+  const error = asker.language === "fr" ? inLanguage("fr", code, message, factsOf(headers, issues)) : message;
+  const body = { error, ...errorFields(code, asker.requestId), ...(issues && issues.length > 0 ? { issues } : {}) };
+  return jsonResponse(body, statusOf(code), headers);
+}
+
+/** A failure of the error vocabulary (toPublicError) as an error answer. */
+export function failureResponse(asker: ErrorAsker, failure: PublicError, headers: HeadersInit = {}): Response {
+  return errorResponse(asker, failure.code, failure.message, headers, failure.issues);
+}
+
+function factsOf(headers: HeadersInit, issues: readonly { path: string }[] | undefined): MessageFacts {
+  const retryAfter = new Headers(headers).get("retry-after");
+  return { fields: issues?.map((i) => i.path) ?? [], ...(retryAfter === null ? {} : { retryAfterSeconds: Number(retryAfter) }) };
 }

@@ -1,16 +1,16 @@
-import { TRPCError } from "@trpc/server";
-import { readJsonText } from "./readJsonText.ts";
+import { CodedError, type ErrorCode } from "../../schemas/errorCodes.ts";
+import { readJsonText, type JsonTextReading } from "./readJsonText.ts";
 
 export { MAX_BODY_BYTES } from "./readJsonText.ts";
 
 const CODE_BY_PROBLEM = {
-  "content-type": "UNSUPPORTED_MEDIA_TYPE",
-  "too-large": "PAYLOAD_TOO_LARGE",
-  aborted: "CLIENT_CLOSED_REQUEST",
-  "not-utf8": "UNPROCESSABLE_CONTENT",
-  empty: "UNPROCESSABLE_CONTENT",
-  "not-json": "UNPROCESSABLE_CONTENT",
-} as const;
+  "content-type": "unsupported_media_type",
+  "too-large": "payload_too_large",
+  aborted: "client_closed_request",
+  "not-utf8": "invalid_json",
+  empty: "invalid_json",
+  "not-json": "invalid_json",
+} as const satisfies Record<Extract<JsonTextReading, { ok: false }>["problem"], ErrorCode>;
 
 /**
  * Reads a REST JSON body under the shared rules (readJsonText): 415 for another type, 413 over
@@ -19,6 +19,6 @@ const CODE_BY_PROBLEM = {
  */
 export async function readJsonBody(request: Request): Promise<unknown> {
   const reading = await readJsonText(request);
-  if (!reading.ok) throw new TRPCError({ code: CODE_BY_PROBLEM[reading.problem], message: reading.message });
+  if (!reading.ok) throw new CodedError(CODE_BY_PROBLEM[reading.problem], reading.message);
   return reading.value;
 }

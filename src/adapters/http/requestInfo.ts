@@ -1,3 +1,4 @@
+import type { Language } from "./acceptLanguage.ts";
 import type { ResponseSocket } from "./pacedStream.ts";
 
 /** Facts about one HTTP request that adapters fill in and the access log reads. */
@@ -8,6 +9,8 @@ export interface RequestInfo {
   /** Route pattern (never the raw path, which may hold personal data). */
   route?: string;
   keyId?: string;
+  /** The language the request asked for (Accept-Language): an error's `error` is worded in it. */
+  language?: Language;
   /** The socket's peer address (server.requestIP): behind a reverse proxy, the proxy's. */
   clientAddress?: string;
   /** The connection's ports, for a streamed body that follows the client's pace (see pacedStream). */

@@ -1,5 +1,5 @@
 import { isEmbedPath, withEmbedCors } from "../rest/cors.ts";
-import { errorResponse } from "./json.ts";
+import { errorResponse, type ErrorAsker } from "./json.ts";
 import { rawPathRefusal } from "./rawTarget.ts";
 import { splitPlainUrl, type TargetUrl } from "./splitUrl.ts";
 
@@ -18,20 +18,20 @@ export type RequestTarget = { ok: true; url: TargetUrl } | { ok: false; response
  * A plain URL (the usual case) is split by hand; anything else goes through `new URL`, whose
  * answer it would be the same as (see splitPlainUrl).
  */
-export function parseRequestTarget(request: Request): RequestTarget {
+export function parseRequestTarget(request: Request, asker: ErrorAsker): RequestTarget {
   let url: TargetUrl | undefined = splitPlainUrl(request.url);
   if (url === undefined) {
     try {
       url = new URL(request.url);
     } catch {
-      return { ok: false, response: errorResponse(400, "Bad request: the Host header or the request target is not a valid URL.") };
+      return { ok: false, response: errorResponse(asker, "invalid_request_target", "Bad request: the Host header or the request target is not a valid URL.") };
     }
   }
   if (url.pathname.length + url.search.length > MAX_TARGET_CHARS) {
-    const response = errorResponse(414, `The request path and query are longer than ${MAX_TARGET_CHARS / 1024} KiB.`);
+    const response = errorResponse(asker, "request_target_too_long", `The request path and query are longer than ${MAX_TARGET_CHARS / 1024} KiB.`);
     return { ok: false, response: isEmbedPath(url.pathname) ? withEmbedCors(request, response) : response };
   }
   const refusal = rawPathRefusal(request, url.pathname);
-  if (refusal !== undefined) return { ok: false, response: errorResponse(400, refusal) };
+  if (refusal !== undefined) return { ok: false, response: errorResponse(asker, "invalid_request_target", refusal) };
   return { ok: true, url };
 }

@@ -1,7 +1,8 @@
 import { admit, type Admission } from "../../auth/admitRequest.ts";
 import { DOWNLOAD_RETRY_AFTER_SECONDS } from "../../auth/downloadSlots.ts";
 import type { Services } from "../../services.ts";
-import { retryAfterHeaders, STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
+import type { ErrorCode as VocabularyCode } from "../../schemas/errorCodes.ts";
+import { errorFields, retryAfterHeaders, statusOf, STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
 import { admittedAnswers, rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { McpCallContext } from "./callContext.ts";
@@ -13,6 +14,7 @@ import { chargeOrRefuse } from "./rateCharge.ts";
 import { legacyHeaderVersion, requestEra, unsupportedVersion } from "./requestEra.ts";
 import { renderBody } from "./streamedText.ts";
 import { ToolResultCache } from "./toolResultCache.ts";
+import { codedData } from "./unavailable.ts";
 import { rebindingRefusal } from "../http/loopback.ts";
 import { corsHeaders, isAllowedOrigin, isLoopbackBinding, preflightHeaders } from "./transportGuards.ts";
 
@@ -49,9 +51,9 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     info.route = "/mcp";
     const origin = request.headers.get("origin");
     const rebinding = rebindingRefusal(request, checkHost);
-    if (rebinding) return transportError(403, rebinding);
+    if (rebinding) return transportError(info, "host_not_allowed", rebinding);
     if (!isAllowedOrigin(origin, allowedOrigins, request.headers.get("host"))) {
-      return transportError(403, `Origin ${JSON.stringify(origin?.slice(0, 200))} may not use /mcp. Agents call without an Origin; a page on this machine (http://localhost:…) may call a server reached as localhost; for any other browser client the operator adds its origin with --mcp-allowed-origins.`);
+      return transportError(info, "origin_not_allowed", `Origin ${JSON.stringify(origin?.slice(0, 200))} may not use /mcp. Agents call without an Origin; a page on this machine (http://localhost:…) may call a server reached as localhost; for any other browser client the operator adds its origin with --mcp-allowed-origins.`);
     }
     const cors = origin ? corsHeaders(origin) : {};
     if (request.method === "OPTIONS") {
@@ -61,18 +63,18 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     // Awaited only when the key store answers later (a key not cached, over PostgreSQL).
     const admitting = admit(services, { authorization: request.headers.get("authorization"), origin, surface: "mcp", client: info });
     const admission = admitting instanceof Promise ? await admitting : admitting;
-    if (!admission.ok) return refusal(admission, cors);
+    if (!admission.ok) return refusal(admission, cors, info);
     info.keyId = admission.principal.keyId;
     const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
 
     if (request.method !== "POST") {
-      return transportError(405, `${request.method} is not used here: this MCP server is stateless (no SSE stream, no sessions) and answers POST only.`, { ...headers, Allow: "POST" });
+      return transportError(info, "method_not_allowed", `${request.method} is not used here: this MCP server is stateless (no SSE stream, no sessions) and answers POST only.`, { ...headers, Allow: "POST" });
     }
     if (!acceptsJson(request.headers.get("accept"))) {
-      return transportError(406, "Accept must allow application/json (MCP clients send 'Accept: application/json, text/event-stream').", headers);
+      return transportError(info, "not_acceptable", "Accept must allow application/json (MCP clients send 'Accept: application/json, text/event-stream').", headers);
     }
     const body = await readMessageBody(request);
-    if (!body.ok) return rpcResponse(body.status, errorEnvelope(null, { code: body.code, message: body.message }), headers);
+    if (!body.ok) return rpcResponse(body.status, errorEnvelope(null, { code: body.code, message: body.message, data: codedData(body.errorCode, info.requestId) }), headers);
 
     const principal = admission.principal;
     const context: McpCallContext = {
@@ -216,9 +218,9 @@ function rpcResponse(status: number, body: string | ReadableStream<Uint8Array>, 
   return new Response(body, { status, headers: { "Content-Type": RPC_CONTENT_TYPE, "Cache-Control": "no-store", ...headers } });
 }
 
-/** Refusals before any message is read: a JSON-RPC error without an id. */
-function transportError(status: number, message: string, headers: HeaderMap = {}): Response {
-  return rpcResponse(status, errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message }), headers);
+/** Refusals before any message is read: a JSON-RPC error without an id, with the code's status. */
+function transportError(info: RequestInfo, code: VocabularyCode, message: string, headers: HeaderMap = {}): Response {
+  return rpcResponse(statusOf(code), errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message, data: codedData(code, info.requestId) }), headers);
 }
 
 /**
@@ -226,20 +228,22 @@ function transportError(status: number, message: string, headers: HeaderMap = {}
  * no resource_metadata: this server takes API keys and runs no OAuth, and advertising it
  * would send OAuth-capable clients into a discovery flow that cannot succeed.
  */
-function refusal(admission: Extract<Admission, { ok: false }>, cors: HeaderMap): Response {
+function refusal(admission: Extract<Admission, { ok: false }>, cors: HeaderMap, info: RequestInfo): Response {
   const failure = toPublicError(admission.error);
   const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
   if (failure.status === 429) {
-    const data = admission.rate ? { retryAfterSeconds: admission.rate.resetSeconds } : undefined;
+    const data = codedData(failure.code, info.requestId, admission.rate ? { retryAfterSeconds: admission.rate.resetSeconds } : {});
     return rpcResponse(429, errorEnvelope(null, { code: ErrorCode.RATE_LIMITED, message: failure.message, data }), headers);
   }
   if (failure.status === 401) {
-    return new Response(JSON.stringify({ error: "invalid_token", error_description: failure.message }), {
+    // OAuth's `error` word (what an MCP host reads), then the vocabulary's fields as on REST.
+    const body = { error: "invalid_token", error_description: failure.message, ...errorFields(failure.code, info.requestId) };
+    return new Response(JSON.stringify(body), {
       status: 401,
       headers: { "Content-Type": RPC_CONTENT_TYPE, "Cache-Control": "no-store", "WWW-Authenticate": 'Bearer realm="mcp", error="invalid_token"', ...headers },
     });
   }
-  return transportError(failure.status, failure.message, { ...headers, ...retryAfterHeaders(failure) });
+  return transportError(info, failure.code, failure.message, { ...headers, ...retryAfterHeaders(failure) });
 }
 
 /** The wait a JSON-RPC error's data asks for (`data.retryAfterSeconds`), if any. */

@@ -1,5 +1,6 @@
 import type { Era, McpCallContext } from "./callContext.ts";
 import { ErrorCode, isPlainObject, McpProtocolError, type JsonObject, type JsonRpcErrorObject } from "./jsonRpc.ts";
+import { codedData } from "./unavailable.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
 import { META_SERVER_INFO, negotiateLegacyVersion, SUPPORTED_VERSIONS } from "./protocolVersions.ts";
 import { listResources, listResourceTemplates, readResource } from "./resources.ts";
@@ -57,7 +58,8 @@ export async function answerRequest(method: string, params: unknown, context: Mc
   } catch (error) {
     if (error instanceof McpProtocolError) return { error: error.toErrorObject(), httpStatus: error.httpStatus };
     context.logFailure(`${method} failed`, error);
-    return { error: { code: ErrorCode.INTERNAL_ERROR, message: "Internal error. The failure was logged; retry later." }, httpStatus: 200 };
+    const data = codedData("internal_error", context.procedureContext.requestId);
+    return { error: { code: ErrorCode.INTERNAL_ERROR, message: "Internal error. The failure was logged; retry later.", data }, httpStatus: 200 };
   }
 }
 

@@ -2,6 +2,7 @@ import { chargeMore, rateLimitedError } from "../../auth/admitRequest.ts";
 import type { RateDecision } from "../../auth/rateLimiter.ts";
 import type { McpCallContext } from "./callContext.ts";
 import { ErrorCode, McpProtocolError } from "./jsonRpc.ts";
+import { codedData } from "./unavailable.ts";
 
 /**
  * Charges the caller's key `units` more for work within this HTTP request (a further message
@@ -12,9 +13,10 @@ export async function chargeOrRefuse(context: McpCallContext, units: number): Pr
   if (units <= 0) return;
   const rate = await chargeMore(context.services, context.principal, units);
   context.rate = rate;
-  if (!rate.allowed) throw rateLimited(rate);
+  if (!rate.allowed) throw rateLimited(rate, context.procedureContext.requestId);
 }
 
-export function rateLimited(rate: RateDecision): McpProtocolError {
-  return new McpProtocolError(ErrorCode.RATE_LIMITED, rateLimitedError(rate).message, { retryAfterSeconds: rate.resetSeconds }, 429);
+function rateLimited(rate: RateDecision, requestId: string): McpProtocolError {
+  const error = rateLimitedError(rate);
+  return new McpProtocolError(ErrorCode.RATE_LIMITED, error.message, codedData(error.errorCode, requestId, { retryAfterSeconds: rate.resetSeconds }), 429);
 }

@@ -1,8 +1,10 @@
+import type { ErrorCode as VocabularyCode } from "../../schemas/errorCodes.ts";
 import { CLIENT_CLOSED_REQUEST } from "../errorVocabulary.ts";
 import { readJsonText } from "../http/readJsonText.ts";
 import { ErrorCode } from "./jsonRpc.ts";
 
-export type BodyReading = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };
+/** A refused body: its HTTP status, its JSON-RPC code and its code in the vocabulary. */
+export type BodyReading = { ok: true; value: unknown } | { ok: false; status: number; code: number; errorCode: VocabularyCode; message: string };
 
 /**
  * Reads a POSTed JSON-RPC body: `application/json` (any parameters, e.g. charset) or 415; at
@@ -15,18 +17,18 @@ export async function readMessageBody(request: Request): Promise<BodyReading> {
   if (reading.ok) return reading;
   switch (reading.problem) {
     case "content-type":
-      return refuse(415, ErrorCode.INVALID_REQUEST, reading.message.replace("Send the body as JSON", "Send JSON-RPC messages"));
+      return refuse(415, ErrorCode.INVALID_REQUEST, "unsupported_media_type", reading.message.replace("Send the body as JSON", "Send JSON-RPC messages"));
     case "too-large":
-      return refuse(413, ErrorCode.INVALID_REQUEST, reading.message);
+      return refuse(413, ErrorCode.INVALID_REQUEST, "payload_too_large", reading.message);
     case "aborted":
-      return refuse(CLIENT_CLOSED_REQUEST, ErrorCode.INVALID_REQUEST, reading.message);
+      return refuse(CLIENT_CLOSED_REQUEST, ErrorCode.INVALID_REQUEST, "client_closed_request", reading.message);
     default:
-      return refuse(400, ErrorCode.PARSE_ERROR, `Parse error: ${reading.message.replace(/^The/, "the")}`);
+      return refuse(400, ErrorCode.PARSE_ERROR, "invalid_json", `Parse error: ${reading.message.replace(/^The/, "the")}`);
   }
 }
 
-function refuse(status: number, code: number, message: string): BodyReading {
-  return { ok: false, status, code, message };
+function refuse(status: number, code: number, errorCode: VocabularyCode, message: string): BodyReading {
+  return { ok: false, status, code, errorCode, message };
 }
 
 /**

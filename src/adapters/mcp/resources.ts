@@ -1,5 +1,5 @@
-import { TRPCError } from "@trpc/server";
 import { DOWNLOAD_RETRY_AFTER_SECONDS } from "../../auth/downloadSlots.ts";
+import type { ErrorCode as VocabularyCode } from "../../schemas/errorCodes.ts";
 import { toPublicError } from "../errorVocabulary.ts";
 import type { McpCallContext } from "./callContext.ts";
 import { directoryReadUnits, directorySize, directoryText, humanSize } from "./directoryResource.ts";
@@ -7,7 +7,7 @@ import { ErrorCode, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 import { missingScopeMessage } from "../../router/trpc.ts";
 import { chargeOrRefuse } from "./rateCharge.ts";
-import { throwIfUnavailable } from "./unavailable.ts";
+import { codedData, throwIfUnavailable } from "./unavailable.ts";
 
 const JSON_MIME = "application/json";
 const DIRECTORY_URI = "broker://directory";
@@ -78,7 +78,7 @@ export async function readResource(params: JsonObject, context: McpCallContext):
   if (uri === DIRECTORY_URI) {
     // Streamed from the store rather than through a procedure: the scope is search's (above).
     if (!context.principal.scopes.has(DIRECTORY_SCOPE)) {
-      throw accessDenied(new TRPCError({ code: "FORBIDDEN", message: missingScopeMessage(DIRECTORY_SCOPE) }));
+      throw accessDenied({ code: "scope_missing", message: missingScopeMessage(DIRECTORY_SCOPE) }, context);
     }
     // One per HTTP request: a batch of twenty would be twenty directories in one response.
     if (context.streamed.length > 0) {
@@ -114,32 +114,33 @@ async function readThroughProcedure<T>(uri: string, context: McpCallContext, rea
   try {
     return await read();
   } catch (error) {
-    if (error instanceof TRPCError && (error.code === "NOT_FOUND" || error.code === "BAD_REQUEST")) throw resourceNotFound(uri, context);
-    if (error instanceof TRPCError && error.code === "FORBIDDEN") throw accessDenied(error);
     const failure = toPublicError(error);
-    throwIfUnavailable(failure);
+    if (failure.status === 404 || failure.code === "invalid_parameter") throw resourceNotFound(uri, context, failure.status === 404 ? failure.code : "not_found");
+    if (failure.status === 403) throw accessDenied(failure, context);
+    throwIfUnavailable(failure, context.procedureContext.requestId);
     if (failure.internal) context.logFailure("resource read failed", error);
-    throw new McpProtocolError(ErrorCode.INTERNAL_ERROR, failure.message);
+    throw new McpProtocolError(ErrorCode.INTERNAL_ERROR, failure.message, codedData(failure.code, context.procedureContext.requestId));
   }
 }
 
-/** -32002 in the 2025 revisions, -32602 from 2026-07-28; `data.uri` either way. */
-function resourceNotFound(uri: string, context: McpCallContext): McpProtocolError {
+/** -32002 in the 2025 revisions, -32602 from 2026-07-28; `data.uri` either way (and the code: broker_not_found for a slug no broker has). */
+function resourceNotFound(uri: string, context: McpCallContext, code: VocabularyCode = "not_found"): McpProtocolError {
   const shown = uri.slice(0, 300);
   return new McpProtocolError(
     context.era === "modern" ? ErrorCode.INVALID_PARAMS : ErrorCode.RESOURCE_NOT_FOUND,
     `Resource not found: ${JSON.stringify(shown)}. Read broker://directory, broker://carriers, or broker://brokers/{slug} with a slug from search_brokers.`,
-    { uri: shown },
+    codedData(code, context.procedureContext.requestId, { uri: shown }),
   );
 }
 
 /** The key's large downloads are all in progress: -31429 (HTTP 429 when the message was alone), as a rate limit is. */
 function downloadsRefused(context: McpCallContext): McpProtocolError {
-  return new McpProtocolError(ErrorCode.RATE_LIMITED, context.services.downloads.refusalMessage(), { retryAfterSeconds: DOWNLOAD_RETRY_AFTER_SECONDS }, 429);
+  const data = codedData("too_many_downloads", context.procedureContext.requestId, { retryAfterSeconds: DOWNLOAD_RETRY_AFTER_SECONDS });
+  return new McpProtocolError(ErrorCode.RATE_LIMITED, context.services.downloads.refusalMessage(), data, 429);
 }
 
-function accessDenied(error: TRPCError): McpProtocolError {
-  return new McpProtocolError(ErrorCode.ACCESS_DENIED, error.message);
+function accessDenied(failure: { code: VocabularyCode; message: string }, context: McpCallContext): McpProtocolError {
+  return new McpProtocolError(ErrorCode.ACCESS_DENIED, failure.message, codedData(failure.code, context.procedureContext.requestId));
 }
 
 function decodeSegment(segment: string): string | undefined {

@@ -1,9 +1,13 @@
-import { describeIssues, toPublicError } from "../errorVocabulary.ts";
+import type { ErrorCode as VocabularyCode } from "../../schemas/errorCodes.ts";
+import { describeIssues, errorFields, toPublicError } from "../errorVocabulary.ts";
 import type { McpCallContext } from "./callContext.ts";
 import { ErrorCode, isPlainObject, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
 import { SerializedResult, toolResultJson } from "./serializedResult.ts";
 import { toolsByName } from "./tools.ts";
 import { throwIfUnavailable } from "./unavailable.ts";
+
+/** Where a tool error result carries its code (an MCP `_meta` key: a prefix of ours, then a name). */
+export const ERROR_META_KEY = "broker-directory/error";
 
 /**
  * tools/call. A malformed request or an unknown tool is a protocol error (-32602); anything
@@ -42,7 +46,7 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
   if (checked && !checked.success) {
     const issues = describeIssues(checked.error).map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
     const text = `Invalid arguments for ${tool.name}: ${issues.join("; ")}`;
-    return toolError(/[.!?]$/.test(text) ? text : `${text}.`);
+    return toolError(/[.!?]$/.test(text) ? text : `${text}.`, "invalid_parameter", context);
   }
   try {
     const result = await tool.call(context.procedureContext, args);
@@ -53,12 +57,19 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
     return new SerializedResult(json);
   } catch (error) {
     const failure = toPublicError(error);
-    throwIfUnavailable(failure);
+    throwIfUnavailable(failure, context.procedureContext.requestId);
     if (failure.internal) context.logFailure(`tool ${tool.name} failed`, error);
-    return toolError(failure.message);
+    return toolError(failure.message, failure.code, context);
   }
 }
 
-function toolError(message: string): JsonObject {
-  return { content: [{ type: "text", text: message }], isError: true };
+/**
+ * A tool result with isError: the message for the model, and the code, request id and manual
+ * entry under `_meta` (ERROR_META_KEY) for the program around it. Not in structuredContent:
+ * every tool declares an outputSchema, and the TypeScript SDK's client (1.32) checks an error
+ * result's structuredContent against it too, so an error there would throw in the client
+ * instead of reaching the model (modelcontextprotocol/typescript-sdk#1943).
+ */
+function toolError(message: string, code: VocabularyCode, context: McpCallContext): JsonObject {
+  return { content: [{ type: "text", text: message }], isError: true, _meta: { [ERROR_META_KEY]: errorFields(code, context.procedureContext.requestId) } };
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 
-export type MetricsAccess = { allowed: true } | { allowed: false; status: 401 | 403; message: string };
+export type MetricsAccess = { allowed: true } | { allowed: false; code: "invalid_metrics_token" | "local_only"; message: string };
 
 /**
  * Who may read /metrics: a client on this machine talking to us directly (`local`, see
@@ -12,12 +12,12 @@ export function decideMetricsAccess(request: { local: boolean; authorization: st
   if (request.authorization !== null) {
     const offered = /^Bearer[ ]+(\S+)\s*$/i.exec(request.authorization)?.[1];
     if (request.token && offered !== undefined && sameSecret(offered, request.token)) return { allowed: true };
-    return { allowed: false, status: 401, message: "Invalid metrics token. Send 'Authorization: Bearer $METRICS_TOKEN' as configured on the server." };
+    return { allowed: false, code: "invalid_metrics_token", message: "Invalid metrics token. Send 'Authorization: Bearer $METRICS_TOKEN' as configured on the server." };
   }
   if (request.local) return { allowed: true };
   return {
     allowed: false,
-    status: 403,
+    code: "local_only",
     message: request.token
       ? "Metrics are readable from this machine or with 'Authorization: Bearer $METRICS_TOKEN'."
       : "Metrics are readable only from this machine (loopback). Set METRICS_TOKEN on the server to read them remotely.",

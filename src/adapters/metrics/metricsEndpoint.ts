@@ -1,5 +1,5 @@
 import type { DirectoryDb } from "../../storage/sqlite/database.ts";
-import { errorResponse } from "../http/json.ts";
+import { errorResponse, type ErrorAsker } from "../http/json.ts";
 import { databaseBytes } from "../../ops/databaseSize.ts";
 import type { HttpMetrics } from "../../ops/httpMetrics.ts";
 import { decideMetricsAccess } from "./metricsAccess.ts";
@@ -23,11 +23,11 @@ const STARTED_AT_SECONDS = Math.floor(Date.now() / 1000);
 /** GET /metrics (the front door refuses other methods): the request metrics plus a few gauges read at scrape time. */
 export function createMetricsEndpoint({ metrics, db, token, caches, inFlight }: MetricsEndpointOptions) {
   /** `local`: the request comes from this machine, directly (isLocalClient). */
-  return function serveMetrics(request: Request, local: boolean): Response {
+  return function serveMetrics(request: Request, asker: ErrorAsker, local: boolean): Response {
     const access = decideMetricsAccess({ local, authorization: request.headers.get("authorization"), token });
     if (!access.allowed) {
-      const headers: Record<string, string> = access.status === 401 ? { "WWW-Authenticate": 'Bearer realm="metrics"' } : {};
-      return errorResponse(access.status, access.message, headers);
+      const headers: Record<string, string> = access.code === "invalid_metrics_token" ? { "WWW-Authenticate": 'Bearer realm="metrics"' } : {};
+      return errorResponse(asker, access.code, access.message, headers);
     }
     const gauges = [
       "# HELP broker_directory_database_bytes Size of the SQLite database on disk (main file plus write-ahead log).",

@@ -1,5 +1,7 @@
 import packageJson from "../../../package.json" with { type: "json" };
 import { SCOPE_DESCRIPTIONS, SCOPES } from "../../auth/scopes.ts";
+import { ERROR_CODES, type ErrorCode } from "../../schemas/errorCodes.ts";
+import { statusOf } from "../errorVocabulary.ts";
 import { MAX_BODY_BYTES } from "../http/readJsonBody.ts";
 import type { RestRoute } from "../rest/restRoute.ts";
 import { toOpenApiSchema, type JsonSchema } from "./jsonSchema.ts";
@@ -8,14 +10,27 @@ export type OpenApiDocument = JsonSchema & { openapi: "3.1.0"; paths: Record<str
 
 const ERROR_RESPONSES: Record<string, { description: string }> = {
   "401": { description: "Missing, malformed, unknown, revoked or expired API key" },
-  "403": { description: "The key lacks the route's scope, or an embed key is used off its surface or origins" },
+  "403": { description: "The key lacks the route's scope, an embed key is used off its surface or origins, or a key would give more than it holds" },
   "404": { description: "Nothing has that identifier" },
   "413": { description: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB` },
   "415": { description: "The body is not sent as application/json" },
   "422": { description: "Invalid input: `error` says what to fix, `issues` lists each field" },
-  "429": { description: "The key's rate limit is exhausted; retry after Retry-After seconds" },
+  "409": { description: "The change conflicts with the workspace's keys" },
+  "429": { description: "Too many requests (the key's rate limit, or downloads or uploads in progress); retry after Retry-After seconds" },
   "500": { description: "A fault of ours; the detail is in the server log under the request id" },
+  "503": { description: "The database cannot answer or store now; nothing was saved; retry after Retry-After seconds" },
 };
+
+/** Codes no /api/v1 operation gives: the console's, /metrics' and /demo's, and MCP's Accept check. */
+const OUTSIDE_API_ROUTES: readonly ErrorCode[] = ["session_required", "csrf_token_invalid", "host_not_allowed", "local_only", "invalid_metrics_token", "not_acceptable"];
+
+/** The codes an operation's error response of this status may carry. */
+function codesOfStatus(status: string): ErrorCode[] {
+  return ERROR_CODES.filter((code) => String(statusOf(code)) === status && !OUTSIDE_API_ROUTES.includes(code));
+}
+
+/** Procedures whose writes can conflict with the workspace's keys (409). */
+const CONFLICTING_PROCEDURES = new Set(["keys.create", "keys.roll"]);
 
 const RATE_HEADERS = {
   "RateLimit-Limit": { description: "Requests allowed per minute for this key", schema: { type: "integer" } },
@@ -47,7 +62,8 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
       summary: "Canada's insurance brokers: search, profiles, reviews, quotes and leads.",
       description:
         "Every request carries an API key: `Authorization: Bearer brk_…`. Each operation names the scope it needs. " +
-        "Errors are JSON `{\"error\": \"…\"}`, with `issues` (one per field) for invalid input. " +
+        "Errors are JSON `{\"error\": \"…\", \"code\": \"…\", \"requestId\": \"…\", \"docs\": \"…\"}`, with `issues` (one per field) for invalid input: " +
+        "branch on `code` (stable; every code is explained at /docs/manual/errors), show `error` (French with `Accept-Language: fr`). " +
         "Every response carries `X-Request-Id` (send your own, 1–128 of `A-Za-z0-9._:-`, to have it echoed).",
     },
     servers: [{ url: serverUrl }],
@@ -71,14 +87,19 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
         "X-Request-Id": { description: "The request's id: yours when sane, else a new UUID; quote it when reporting a problem", schema: { type: "string" } },
       },
       responses: Object.fromEntries(
-        Object.entries(ERROR_RESPONSES).map(([status, { description }]) => [
-          `Error${status}`,
-          {
-            description,
-            headers: status === "429" ? { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } : undefined,
-            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-          },
-        ]),
+        Object.entries(ERROR_RESPONSES).map(([status, { description }]) => {
+          const codes = codesOfStatus(status);
+          return [
+            `Error${status}`,
+            {
+              description: `${description}. \`code\`: ${codes.map((code) => `\`${code}\``).join(", ")}`,
+              headers: status === "429" || status === "503" ? { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } : undefined,
+              content: {
+                "application/json": { schema: { allOf: [{ $ref: "#/components/schemas/Error" }, { type: "object", properties: { code: { enum: codes } } }] } },
+              },
+            },
+          ];
+        }),
       ),
     },
   };
@@ -86,9 +107,12 @@ export function buildOpenApiDocument(routes: readonly RestRoute[], serverUrl: st
 
 const ERROR_SCHEMA: JsonSchema = {
   type: "object",
-  required: ["error"],
+  required: ["error", "code", "requestId", "docs"],
   properties: {
-    error: { type: "string", description: "What went wrong and how to fix it" },
+    error: { type: "string", description: "What went wrong and how to fix it (in French when the request's Accept-Language prefers it)" },
+    code: { type: "string", enum: ERROR_CODES, description: "What went wrong, as a stable identifier to branch on: never changes with the wording or the language" },
+    requestId: { type: "string", description: "The request's id, also sent as X-Request-Id: quote it to the operator" },
+    docs: { type: "string", description: "Where the manual explains the code and what to do, e.g. /docs/manual/errors#rate_limited" },
     issues: {
       type: "array",
       description: "For invalid input: one entry per problem",
@@ -127,9 +151,10 @@ function operationFor(route: RestRoute, operationId: string, schemas: Record<str
   }
 
   const status = String(route.status ?? 200);
-  const errors = ["401", "403", "422", "429", "500"];
+  const errors = ["401", "403", "422", "429", "500", "503"];
   if (pathParams.length > 0 || route.body) errors.push("404");
   if (route.body) errors.push("413", "415");
+  if (CONFLICTING_PROCEDURES.has(route.procedure)) errors.push("409");
   const embedNote = route.surface === "embed"
     ? " Callable from a browser with an embed key (origins list) from one of its origins; answers CORS preflight."
     : "";

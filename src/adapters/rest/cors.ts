@@ -1,5 +1,5 @@
 import { normalizeOrigin } from "../../domain/origin.ts";
-import { errorResponse } from "../http/json.ts";
+import { errorResponse, type ErrorAsker } from "../http/json.ts";
 
 /**
  * CORS for the embed API. Only /api/v1/embed/* is meant for browsers (partner pages calling
@@ -33,11 +33,12 @@ function echoableOrigin(request: Request): string | undefined {
  * OPTIONS on a path that exists: a CORS preflight answer (204) on embed paths; elsewhere
  * 405, since server-to-server endpoints are not for browsers and say so.
  */
-export function optionsResponse(request: Request, pathname: string, allowedMethods: readonly string[]): Response {
+export function optionsResponse(request: Request, asker: ErrorAsker, pathname: string, allowedMethods: readonly string[]): Response {
   if (!isEmbedPath(pathname)) {
     const allow = allowedMethods.join(", ");
     return errorResponse(
-      405,
+      asker,
+      "method_not_allowed",
       `OPTIONS is not allowed on ${pathname.slice(0, 200)}: it is a server-to-server endpoint and answers no CORS. ` +
         `Call it from your server with a server key (${allow}); from a web page use /api/v1/embed/* with an embed key.`,
       { Allow: allow },

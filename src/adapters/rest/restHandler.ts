@@ -5,7 +5,7 @@ import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvDownload, type CsvPage } from "../http/csvResponse.ts";
-import { errorResponse, utf8Body } from "../http/json.ts";
+import { errorResponse, failureResponse, utf8Body } from "../http/json.ts";
 import { allowedMethods, methodNotAllowed } from "../http/methodRefusal.ts";
 import { admittedJson, rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import { readJsonBody } from "../http/readJsonBody.ts";
@@ -52,22 +52,22 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     const photoSlug = brokerPhotoSlug(url.pathname);
     if (photoSlug !== undefined) {
       info.route = BROKER_PHOTO_ROUTE;
-      return serveBrokerPhoto(services, request, photoSlug);
+      return serveBrokerPhoto(services, request, info, photoSlug);
     }
     // HEAD is a GET whose body is not sent (Bun drops it, keeping its Content-Length): the same
     // admission, rate-limit unit, cache and headers, so a client can check a URL as it would read it.
     const method = request.method === "HEAD" ? "GET" : request.method;
     const matches = matchPath(compiled, url.pathname);
     if (matches.length === 0) {
-      return errorResponse(404, `No such endpoint: ${method.slice(0, 20)} ${url.pathname.slice(0, 200)}. See /api/v1/openapi.json.`);
+      return errorResponse(info, "not_found", `No such endpoint: ${method.slice(0, 20)} ${url.pathname.slice(0, 200)}. See /api/v1/openapi.json.`);
     }
     // Preflight carries no key: answered before admission (CORS on embed paths, 405 elsewhere).
     if (request.method === "OPTIONS") {
       info.route = matches[0]!.value.path;
-      return optionsResponse(request, url.pathname, allowedMethods([...new Set(matches.map((m) => m.value.method))]));
+      return optionsResponse(request, info, url.pathname, allowedMethods([...new Set(matches.map((m) => m.value.method))]));
     }
     const match = matches.find((m) => m.value.method === method);
-    if (!match) return methodNotAllowed(request, url.pathname, allowedMethods([...new Set(matches.map((m) => m.value.method))]));
+    if (!match) return methodNotAllowed(request, info, url.pathname, allowedMethods([...new Set(matches.map((m) => m.value.method))]));
     const route = match.value;
     info.route = route.path;
 
@@ -87,7 +87,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       const failure = toPublicError(admission.error);
       const headers: Record<string, string> = { ...rateLimitHeaders(admission.rate), ...retryAfterHeaders(failure) };
       if (failure.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="broker-directory"';
-      return errorResponse(failure.status, failure.message, headers);
+      return failureResponse(info, failure, headers);
     }
     info.keyId = admission.principal.keyId;
 
@@ -130,7 +130,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     } catch (error) {
       const failure = toPublicError(error);
       if (failure.internal) logFailure(info, route, error);
-      return errorResponse(failure.status, failure.message, { ...rateLimitHeaders(admission.rate), ...retryAfterHeaders(failure) }, failure.issues);
+      return failureResponse(info, failure, { ...rateLimitHeaders(admission.rate), ...retryAfterHeaders(failure) });
     }
   }
 

@@ -2,7 +2,7 @@ import type { Services } from "../../services.ts";
 import { unknownSlugMessage } from "../../router/brokers/publishedBroker.ts";
 import { BROKER_PHOTO_ROUTE } from "../../router/embed/photoUrl.ts";
 import { fnv1a } from "../../domain/rating/carrier.ts";
-import { errorResponse } from "../http/json.ts";
+import { errorResponse, type ErrorAsker } from "../http/json.ts";
 import { readOnlyRefusal } from "../http/methodRefusal.ts";
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
@@ -37,11 +37,11 @@ export function monogramSvg(name: string, slug: string): string {
  * document carries no script and is served with a CSP that forbids any, so even opened
  * directly it cannot run code. The path is declared in src/router/embed/photoUrl.ts.
  */
-export function serveBrokerPhoto(services: Services, request: Request, slug: string): Response {
-  const refusal = readOnlyRefusal(request, BROKER_PHOTO_ROUTE);
+export function serveBrokerPhoto(services: Services, request: Request, asker: ErrorAsker, slug: string): Response {
+  const refusal = readOnlyRefusal(request, asker, BROKER_PHOTO_ROUTE);
   if (refusal) return refusal;
   const broker = slug.length <= 200 ? services.brokers.findBySlug(slug) : undefined;
-  if (!broker) return errorResponse(404, unknownSlugMessage(slug));
+  if (!broker) return errorResponse(asker, "broker_not_found", unknownSlugMessage(slug));
 
   const svg = monogramSvg(broker.name, broker.slug);
   const etag = `"${new Bun.CryptoHasher("sha256").update(svg).digest("base64url").slice(0, 27)}"`;

@@ -1,4 +1,5 @@
 import { gzipSync } from "bun";
+import type { ErrorAsker } from "../http/json.ts";
 import { readOnlyRefusal } from "../http/methodRefusal.ts";
 
 /**
@@ -7,7 +8,7 @@ import { readOnlyRefusal } from "../http/methodRefusal.ts";
  * revalidated by a strong ETag, readable from any origin, gzipped when the client accepts it.
  * The console's bundle is served the same way, but for its own origin only (`sameOriginOnly`).
  */
-export function widgetAssetHandler(code: string, options: { path?: string; sameOriginOnly?: boolean } = {}): (request: Request) => Response {
+export function widgetAssetHandler(code: string, options: { path?: string; sameOriginOnly?: boolean } = {}): (request: Request, asker: ErrorAsker) => Response {
   const identity = new TextEncoder().encode(code);
   const gzipped = gzipSync(identity, { level: 9 });
   const hash = new Bun.CryptoHasher("sha256").update(identity).digest("base64url").slice(0, 32);
@@ -26,8 +27,8 @@ export function widgetAssetHandler(code: string, options: { path?: string; sameO
         Vary: "Accept-Encoding",
       };
 
-  return (request) => {
-    const refusal = readOnlyRefusal(request, options.path ?? "/widget.js");
+  return (request, asker) => {
+    const refusal = readOnlyRefusal(request, asker, options.path ?? "/widget.js");
     if (refusal) return refusal;
     const gzip = acceptsGzip(request.headers.get("Accept-Encoding"));
     const etag = gzip ? etags.gzip : etags.identity;

@@ -1,6 +1,7 @@
 import type { TRPCDefaultErrorShape, TRPCError } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
-import { toPublicError, type FieldIssue } from "../errorVocabulary.ts";
+import type { ErrorCode } from "../../schemas/errorCodes.ts";
+import { errorDocs, toPublicError, type FieldIssue } from "../errorVocabulary.ts";
 
 export interface SafeErrorShape {
   message: string;
@@ -11,7 +12,28 @@ export interface SafeErrorShape {
     path?: string;
     /** Per-field problems for invalid input, as on the REST surface. */
     issues?: FieldIssue[];
+    /**
+     * The code of the one vocabulary (the REST body's `code`). Not `data.code`: that is tRPC's
+     * own (NOT_FOUND…), which tRPC clients read, and stays as it was.
+     */
+    errorCode: ErrorCode;
+    /** The code's entry in the manual. */
+    docs: string;
+    /** The request's id (its X-Request-Id), when the request got as far as its context or admission. */
+    requestId?: string;
   };
+}
+
+/**
+ * The request id of an error thrown while the context was being made (a refused key, a batch
+ * over the rate limit): tRPC then hands the formatter no context to read it from.
+ */
+const refusedRequests = new WeakMap<TRPCError, string>();
+
+/** Marks an error thrown by createContext with its request's id (see refusedRequests). */
+export function withRequestId<E extends TRPCError>(error: E, requestId: string): E {
+  refusedRequests.set(error, requestId);
+  return error;
 }
 
 /**
@@ -19,8 +41,9 @@ export interface SafeErrorShape {
  * never a stack trace, and for our own faults only the generic message (the detail goes to
  * the log through the adapter's onError).
  */
-export function formatTrpcError({ shape, error }: { shape: TRPCDefaultErrorShape; error: TRPCError }): SafeErrorShape {
+export function formatTrpcError({ shape, error, ctx }: { shape: TRPCDefaultErrorShape; error: TRPCError; ctx?: { requestId: string } }): SafeErrorShape {
   const failure = toPublicError(error);
+  const requestId = ctx?.requestId ?? refusedRequests.get(error);
   // A full or read-only database surfaces as a storage error inside INTERNAL_SERVER_ERROR;
   // the vocabulary makes it a 503, and so does the shape (the adapter sets the HTTP status).
   const unavailable = failure.status === 503;
@@ -32,6 +55,9 @@ export function formatTrpcError({ shape, error }: { shape: TRPCDefaultErrorShape
       httpStatus: unavailable ? 503 : shape.data.httpStatus,
       ...(shape.data.path === undefined ? {} : { path: shape.data.path }),
       ...(failure.issues ? { issues: failure.issues } : {}),
+      errorCode: failure.code,
+      docs: errorDocs(failure.code),
+      ...(requestId === undefined ? {} : { requestId }),
     },
   };
 }

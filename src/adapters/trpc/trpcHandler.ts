@@ -1,16 +1,18 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { admit, chargeMore, rateLimitedError } from "../../auth/admitRequest.ts";
 import type { RateDecision } from "../../auth/rateLimiter.ts";
 import { appRouter } from "../../router/appRouter.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
-import { CLIENT_CLOSED_REQUEST, retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
+import { kindOf, type ErrorCode } from "../../schemas/errorCodes.ts";
+import { errorFields, retryAfterHeaders, statusOf, toPublicError } from "../errorVocabulary.ts";
 import { declaresBody, MAX_BODY_BYTES, readBodyBytes } from "../http/readBodyBytes.ts";
 import { BODY_ABORTED_MESSAGE } from "../http/readJsonText.ts";
 import { rateLimitHeaders } from "../http/rateLimitHeaders.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { TargetUrl } from "../http/splitUrl.ts";
+import { withRequestId } from "./errorFormatter.ts";
 
 export const TRPC_ENDPOINT = "/trpc";
 /** Calls in one batch at most; each call counts against the key's rate limit. */
@@ -32,8 +34,8 @@ export function createTrpcHandler(services: Services) {
     // forever when the client goes away mid-body (see readBodyBytes).
     if (declaresBody(request)) {
       const bytes = await readBodyBytes(request);
-      if (bytes === "too-large") return trpcErrorResponse(413, "PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
-      if (bytes === "aborted") return trpcErrorResponse(CLIENT_CLOSED_REQUEST, "CLIENT_CLOSED_REQUEST", BODY_ABORTED_MESSAGE);
+      if (bytes === "too-large") return trpcErrorResponse(info, "payload_too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+      if (bytes === "aborted") return trpcErrorResponse(info, "client_closed_request", BODY_ABORTED_MESSAGE);
       request = new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
     }
     let rate: RateDecision | undefined;
@@ -54,14 +56,14 @@ export function createTrpcHandler(services: Services) {
         rate = admission.rate;
         if (!admission.ok) {
           refusedUnauthenticated = admission.error.code === "UNAUTHORIZED";
-          throw admission.error;
+          throw withRequestId(admission.error, info.requestId);
         }
         const { principal } = admission;
         info.keyId = principal.keyId;
         // Admission counted the first call; the rest of a batch is charged at once, all or none.
         if (call.calls.length > 1) {
           rate = await chargeMore(services, principal, call.calls.length - 1);
-          if (!rate.allowed) throw rateLimitedError(rate);
+          if (!rate.allowed) throw withRequestId(rateLimitedError(rate), info.requestId);
         }
         return { services, principal, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl };
       },
@@ -94,9 +96,13 @@ export function createTrpcHandler(services: Services) {
   };
 }
 
-/** tRPC's error envelope (superjson-wrapped) for a refusal made before the router runs. */
-function trpcErrorResponse(status: number, code: TRPC_ERROR_CODE_KEY, message: string): Response {
-  const body = { error: { json: { message, code: TRPC_ERROR_CODES_BY_KEY[code], data: { code, httpStatus: status } } } };
+/** tRPC's error envelope (superjson-wrapped) for a refusal made before the router runs, in the formatter's shape. */
+function trpcErrorResponse(info: RequestInfo, errorCode: ErrorCode, message: string): Response {
+  const code = kindOf(errorCode);
+  const status = statusOf(errorCode);
+  const { requestId, docs } = errorFields(errorCode, info.requestId);
+  const data = { code, httpStatus: status, errorCode, docs, requestId };
+  const body = { error: { json: { message, code: TRPC_ERROR_CODES_BY_KEY[code], data } } };
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 }
 

@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 import type { BrokerDetail } from "../../schemas/broker.ts";
 import type { Services } from "../../services.ts";
 
@@ -10,6 +10,6 @@ export function unknownSlugMessage(slug: string): string {
 /** The published broker with this slug, or NOT_FOUND: the one rule every procedure shares. */
 export function publishedBrokerOrThrow(services: Services, slug: string): BrokerDetail {
   const broker = services.brokers.findBySlug(slug);
-  if (!broker) throw new TRPCError({ code: "NOT_FOUND", message: unknownSlugMessage(slug) });
+  if (!broker) throw new CodedError("broker_not_found", unknownSlugMessage(slug));
   return broker;
 }

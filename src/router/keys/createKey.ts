@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 import { DEFAULT_KEY_RATE_LIMIT } from "../../auth/keyVocabulary.ts";
 import { invalidInput } from "../quotes/invalidInput.ts";
 import { scopedProcedure } from "../trpc.ts";
@@ -26,7 +26,8 @@ export const createKey = scopedProcedure("keys:manage")
     const rateLimitPerMinute = input.rateLimitPerMinute ?? Math.min(DEFAULT_KEY_RATE_LIMIT, ceiling);
     assertCanGrantRate(rateLimitPerMinute, ceiling, ctx.principal.rateLimitPerMinute);
     const workspace = await keys.workspaceById(ctx.principal.workspaceId);
-    if (!workspace) throw new TRPCError({ code: "NOT_FOUND", message: "This workspace no longer exists." });
+    // Nothing deletes a workspace: a key without one is our data's fault (500, logged), not the caller's.
+    if (!workspace) throw new CodedError("internal_error", "The key's workspace no longer exists.");
     const made = await keys.createBounded(
       workspace,
       { name: input.name, scopes: input.scopes, rateLimitPerMinute, expiresAt, origins: input.origins ?? null },

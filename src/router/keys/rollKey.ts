@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 import { z } from "zod";
 import { keyStatus } from "../../auth/keyStatus.ts";
 import { ROLL_GRACE_MS, ROLL_GRACES } from "../../auth/keyVocabulary.ts";
@@ -35,16 +35,16 @@ export const rollKey = scopedProcedure("keys:manage")
     const now = ctx.services.now();
     const old = await workspaceKey(keys, input.keyId, ctx.principal.workspaceId);
     if (old.replacedBy !== null) {
-      throw new TRPCError({ code: "CONFLICT", message: `This key was rolled already: ${old.replacedBy} replaced it. Roll ${old.replacedBy} instead.` });
+      throw new CodedError("key_already_rolled", `This key was rolled already: ${old.replacedBy} replaced it. Roll ${old.replacedBy} instead.`);
     }
     if (keyStatus(old, now) !== "active") {
-      throw new TRPCError({ code: "CONFLICT", message: `This key is ${keyStatus(old, now)}: only an active key can be rolled. Create a new key instead.` });
+      throw new CodedError("key_not_active", `This key is ${keyStatus(old, now)}: only an active key can be rolled. Create a new key instead.`);
     }
     assertCanGrant(ctx.principal.scopes, old.scopes);
     // A roll copies a limit the workspace already holds (it raises nothing), so only the roller's own bounds it.
     assertCanGrantRate(old.rateLimitPerMinute, ctx.principal.rateLimitPerMinute ?? old.rateLimitPerMinute, ctx.principal.rateLimitPerMinute);
     const workspace = await keys.workspaceById(old.workspaceId);
-    if (!workspace) throw new TRPCError({ code: "NOT_FOUND", message: "This workspace no longer exists." });
+    if (!workspace) throw new CodedError("internal_error", "The key's workspace no longer exists.");
     const rolled = await keys.roll(old.id, workspace, ROLL_GRACE_MS[input.grace], now, keyLimits.maxKeysPerWorkspace);
     if ("refused" in rolled) throw refusalError(rolled, keyLimits, old.id);
     return { key: rolled.key, data: toKeyView(rolled.record, now), previous: toKeyView(rolled.previous, now) };

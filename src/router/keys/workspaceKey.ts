@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 import type { Principal } from "../../auth/admitRequest.ts";
 import type { KeyLimits } from "../../auth/keyVocabulary.ts";
 import type { KeyListing, KeyStore, KeyWriteRefusal } from "../../storage/stores/keyStore.ts";
@@ -6,7 +6,7 @@ import type { KeyListing, KeyStore, KeyWriteRefusal } from "../../storage/stores
 /** A key of the caller's workspace; another workspace's key gets the answer an unknown id gets. */
 export async function workspaceKey(keys: Pick<KeyStore, "findIn">, id: string, workspaceId: string): Promise<KeyListing> {
   const key = await keys.findIn(id, workspaceId);
-  if (!key) throw new TRPCError({ code: "NOT_FOUND", message: `No key with the id ${JSON.stringify(id)} exists in this workspace.` });
+  if (!key) throw new CodedError("key_not_found", `No key with the id ${JSON.stringify(id)} exists in this workspace.`);
   return key;
 }
 
@@ -14,7 +14,7 @@ export async function workspaceKey(keys: Pick<KeyStore, "findIn">, id: string, w
 export function assertCanGrant(held: ReadonlySet<string>, scopes: readonly string[]): void {
   const beyond = scopes.filter((s) => !held.has(s));
   if (beyond.length > 0) {
-    throw new TRPCError({ code: "FORBIDDEN", message: `This key cannot grant ${beyond.join(", ")}: a key can only give scopes it holds itself.` });
+    throw new CodedError("scope_not_grantable", `This key cannot grant ${beyond.join(", ")}: a key can only give scopes it holds itself.`);
   }
 }
 
@@ -31,16 +31,16 @@ export function rateLimitCeilingFor(principal: Pick<Principal, "rateLimitPerMinu
 export function assertCanGrantRate(requested: number, ceiling: number, own: number | undefined): void {
   if (requested <= ceiling) return;
   const why = own !== undefined && own <= ceiling ? `a key can only give a rate limit up to its own (${own}/min)` : `the highest this server lets a workspace give itself is ${ceiling}/min; ask its operator for more`;
-  throw new TRPCError({ code: "FORBIDDEN", message: `This key cannot grant ${requested} requests per minute: ${why}.` });
+  throw new CodedError("rate_limit_not_grantable", `This key cannot grant ${requested} requests per minute: ${why}.`);
 }
 
 /** A store's refusal as the answer: both are conflicts with the workspace's state (409), cleared by revoking a key or rolling the newest one. */
-export function refusalError(refusal: KeyWriteRefusal, limits: KeyLimits, keyId?: string): TRPCError {
+export function refusalError(refusal: KeyWriteRefusal, limits: KeyLimits, keyId?: string): CodedError {
   if (refusal.refused === "workspace-full") {
-    return new TRPCError({
-      code: "CONFLICT",
-      message: `This workspace already has ${refusal.live} live keys, its maximum of ${limits.maxKeysPerWorkspace} (keys in a roll's grace count): revoke one first${keyId ? ', or roll with grace "now"' : ""}.`,
-    });
+    return new CodedError(
+      "key_limit_reached",
+      `This workspace already has ${refusal.live} live keys, its maximum of ${limits.maxKeysPerWorkspace} (keys in a roll's grace count): revoke one first${keyId ? ', or roll with grace "now"' : ""}.`,
+    );
   }
-  return new TRPCError({ code: "CONFLICT", message: `The key ${JSON.stringify(keyId ?? "")} is no longer live or was rolled already (perhaps just now): roll its successor instead.` });
+  return new CodedError("key_already_rolled", `The key ${JSON.stringify(keyId ?? "")} is no longer live or was rolled already (perhaps just now): roll its successor instead.`);
 }

@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 import { z } from "zod";
 import type { Services } from "../../services.ts";
 import { quoteSchema } from "../../schemas/quote.ts";
@@ -30,7 +30,7 @@ export type LeadDetail = z.infer<typeof leadDetailSchema>;
 /** The stored lead of the workspace; another workspace's lead, or none, is NOT_FOUND. */
 export async function workspaceLead(services: Services, id: string, workspaceId: string) {
   const lead = await services.leads.find(id, workspaceId);
-  if (!lead) throw new TRPCError({ code: "NOT_FOUND", message: `No lead with the id ${JSON.stringify(id)} exists in this workspace.` });
+  if (!lead) throw new CodedError("lead_not_found", `No lead with the id ${JSON.stringify(id)} exists in this workspace.`);
   return lead;
 }
 

@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 import { z } from "zod";
 import { differencesOf, summarize, type ComparablePolicy } from "../../domain/policyComparison.ts";
 import { centsToDollars, dollarsToCents, monthlyCentsOf } from "../../domain/rating/money.ts";
@@ -69,7 +69,7 @@ async function resolvePolicy(
   if (input.quoteId !== undefined) {
     const quote = await ctx.services.quotes.find(input.quoteId, ctx.principal.workspaceId);
     if (!quote) {
-      throw new TRPCError({ code: "NOT_FOUND", message: `${field}: no quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.` });
+      throw new CodedError("quote_not_found", `${field}: no quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.`);
     }
     const wanted = foldText(input.carrier);
     const offer = quote.offers.find((o) => o.carrierSlug === slugify(input.carrier) || foldText(o.carrierName) === wanted);

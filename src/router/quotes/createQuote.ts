@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 import type { Surface } from "../../auth/admitRequest.ts";
 import type { QuoteLine } from "../../domain/quotes/details.ts";
 import { LINE_LABELS, resolveQuoteLine } from "../../domain/quotes/insuranceTypes.ts";
@@ -61,19 +61,18 @@ export const createQuote = scopedProcedure("quotes:write")
 
     const catalogue = ctx.services.carriers.list();
     if (catalogue.length === 0) {
-      throw new TRPCError({ code: "INTERNAL_SERVER_ERROR", message: "The carrier catalogue is empty: run `broker-directory seed`." });
+      throw new CodedError("internal_error", "The carrier catalogue is empty: run `broker-directory seed`.");
     }
     const request = { line, province: input.province, postalCode: input.postalCode, details: details.data } as RatingRequest;
     const rated = rateQuote(request, catalogue, now);
     if (!rated.ok) {
       const names = rated.eligible.map((c) => c.name);
-      throw new TRPCError({
-        code: "UNPROCESSABLE_CONTENT",
-        message:
-          `Only ${names.length} carrier${names.length === 1 ? "" : "s"} in our catalogue write ${LINE_LABELS[line]} insurance in ` +
+      throw new CodedError(
+        "not_enough_carriers",
+        `Only ${names.length} carrier${names.length === 1 ? "" : "s"} in our catalogue write ${LINE_LABELS[line]} insurance in ` +
           `${provinceByCode(input.province).en}${names.length ? ` (${names.join(", ")})` : ""}; a comparison needs at least ${MIN_OFFERS}. ` +
           "A local broker can quote it.",
-      });
+      );
     }
 
     const quote = {

@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 import { z } from "zod";
 import { scopedProcedure } from "../trpc.ts";
 import { quoteId, quoteSchema } from "../../schemas/quote.ts";
@@ -15,7 +15,7 @@ export const getQuote = scopedProcedure("quotes:write")
     const quote = await ctx.services.quotes.find(input.quoteId, ctx.principal.workspaceId);
     // Another workspace's quote gets the same answer as an unknown id: ids reveal nothing.
     if (!quote) {
-      throw new TRPCError({ code: "NOT_FOUND", message: `No quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.` });
+      throw new CodedError("quote_not_found", `No quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.`);
     }
     return toQuoteView(quote, ctx.services.now());
   });

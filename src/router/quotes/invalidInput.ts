@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 
 export interface InputProblem {
   /** From the input's root: ["details", "driverAge"]. */
@@ -24,6 +24,6 @@ class InputIssuesError extends Error {
  * A 422 for problems found after the schema passed (rules that need the database or the
  * clock): one `{path, message}` per field, e.g. `details.driverAge`.
  */
-export function invalidInput(problems: readonly InputProblem[]): TRPCError {
-  return new TRPCError({ code: "UNPROCESSABLE_CONTENT", message: problems.map((p) => p.message).join("; "), cause: new InputIssuesError(problems) });
+export function invalidInput(problems: readonly InputProblem[]): CodedError {
+  return new CodedError("invalid_parameter", problems.map((p) => p.message).join("; "), new InputIssuesError(problems));
 }

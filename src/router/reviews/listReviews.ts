@@ -1,4 +1,4 @@
-import { TRPCError } from "@trpc/server";
+import { CodedError } from "../../schemas/errorCodes.ts";
 import { z } from "zod";
 import { brokerSlug } from "../../schemas/broker.ts";
 import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
@@ -53,10 +53,7 @@ function reviewedBroker(services: Services, input: { brokerId?: string; slug?: s
   const id = input.brokerId ?? "";
   const broker = services.brokers.findById(id);
   if (!broker) {
-    throw new TRPCError({
-      code: "NOT_FOUND",
-      message: `No published broker has the id ${JSON.stringify(id.slice(0, 100))}. Use the \`id\` of a search result (not its slug).`,
-    });
+    throw new CodedError("broker_not_found", `No published broker has the id ${JSON.stringify(id.slice(0, 100))}. Use the \`id\` of a search result (not its slug).`);
   }
   return broker;
 }
