@@ -1,10 +1,10 @@
 import { brokerSlugFor } from "../domain/brokerSlug.ts";
-import { BROKER_FIELDS, MAX_OFFICES, OFFICE_FIELDS, brokerRecordSchema, type BrokerRecord } from "../schemas/directoryRecords.ts";
+import { MAX_OFFICES, brokerRecordSchema, type BrokerRecord } from "../schemas/directoryRecords.ts";
 import type { ImportInput } from "./byteSource.ts";
 import { decodeCells } from "./cellDecoding.ts";
 import { DuplicateKeys } from "./duplicateKeys.ts";
 import type { ImportEvent } from "./importEvent.ts";
-import { BROKER_COLUMNS, CELL_KINDS } from "./importColumns.ts";
+import { BROKER_COLUMNS, CELL_KINDS, CSV_BROKER_COLUMNS, CSV_OFFICE_COLUMNS } from "./importColumns.ts";
 import { withoutFields } from "./jsonRecord.ts";
 import { unreadableEvent, validateRecord } from "./recordEvents.ts";
 import type { SourceRecord } from "./sourceRecord.ts";
@@ -90,8 +90,8 @@ function groupKey(values: Readonly<Record<string, unknown>>, line: number): stri
   return made === "" ? `line\0${line}` : `slug\0${made}`;
 }
 
-const brokerFields = new Set(BROKER_FIELDS);
-const officeFields = new Set(OFFICE_FIELDS);
+const brokerFields = new Set(CSV_BROKER_COLUMNS);
+const officeFields = new Set(CSV_OFFICE_COLUMNS);
 
 function pick(values: Readonly<Record<string, unknown>>, fields: ReadonlySet<string>): Record<string, unknown> {
   const picked: Record<string, unknown> = {};

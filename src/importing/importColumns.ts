@@ -7,10 +7,11 @@ import type { ColumnPlan } from "./csvRecords.ts";
  * brokers file is one row per office: the broker's fields and one office's (`locations` in
  * JSON). An office's own phone has no column (`phone` is the broker's): JSON files give it.
  */
-const brokerColumns = [...BROKER_FIELDS.filter((f) => f !== "locations"), ...OFFICE_FIELDS.filter((f) => f !== "phone")];
+export const CSV_BROKER_COLUMNS = BROKER_FIELDS.filter((field) => field !== "locations");
+export const CSV_OFFICE_COLUMNS = OFFICE_FIELDS.filter((field) => field !== "phone");
 
 export const BROKER_COLUMNS: ColumnPlan = {
-  columns: brokerColumns,
+  columns: [...CSV_BROKER_COLUMNS, ...CSV_OFFICE_COLUMNS],
   required: [["name"], ["address"], ["city"], ["province"], ["postalCode"]],
 };
 

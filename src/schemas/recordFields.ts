@@ -121,15 +121,24 @@ export const postalCodeField = z.string({ error: requiredOr("must be text: a pos
 });
 
 // Date, or date and time with seconds optional, fraction optional and a zone (Z or ±hh:mm).
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
 const TIMESTAMP_FORMAT = "must be an ISO 8601 date or time with its zone, e.g. 2025-03-04T17:22:05Z or 2025-03-04";
 /** Allowance for a clock a little ahead of ours: a time after now plus this is refused as future. */
 const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 
+/** The time in ms, or NaN unless every part is in range (Date.parse takes February 30th as March 2nd). */
+function parseTimestamp(text: string): number {
+  const parts = TIMESTAMP.exec(text);
+  if (!parts) return Number.NaN;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = parts.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
+  const date = new Date(Date.UTC(year!, month! - 1, day!));
+  const calendar = date.getUTCMonth() === month! - 1 && date.getUTCDate() === day!;
+  return calendar && hour <= 23 && minute <= 59 && second <= 59 ? Date.parse(text) : Number.NaN;
+}
+
 /** A moment in the past, normalised to UTC with milliseconds (2025-03-04T17:22:05.000Z). */
 export const pastTimestampField = z.string({ error: requiredOr(TIMESTAMP_FORMAT) }).transform((text, ctx) => {
-  const trimmed = text.trim();
-  const time = TIMESTAMP.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  const time = parseTimestamp(text.trim());
   if (Number.isNaN(time)) ctx.addIssue({ code: "custom", message: `${TIMESTAMP_FORMAT}${got(text)}` });
   else if (time > Date.now() + FUTURE_SLACK_MS) ctx.addIssue({ code: "custom", message: `must not be in the future${got(text)}` });
   else return new Date(time).toISOString();
