@@ -20,8 +20,12 @@ const LANGUAGE_ALIASES: Readonly<Record<string, readonly string[]>> = {
 };
 
 const byAlias = new Map<string, string>();
+const nameByAlias = new Map<string, string>();
 for (const [name, aliases] of Object.entries(LANGUAGE_ALIASES)) {
-  for (const alias of [name, ...aliases]) byAlias.set(foldText(alias), foldText(name));
+  for (const alias of [name, ...aliases]) {
+    byAlias.set(foldText(alias), foldText(name));
+    nameByAlias.set(foldText(alias), name);
+  }
 }
 
 /**
@@ -31,4 +35,12 @@ for (const [name, aliases] of Object.entries(LANGUAGE_ALIASES)) {
 export function languageKey(text: string): string {
   const folded = foldText(text);
   return byAlias.get(folded) ?? folded;
+}
+
+/**
+ * The name a language is stored under ("fr", "Français", "french" → "French"); one we have no
+ * alias for is kept as written (trimmed), like languageKey keeps it for filtering.
+ */
+export function languageName(text: string): string {
+  return nameByAlias.get(foldText(text)) ?? text.trim();
 }

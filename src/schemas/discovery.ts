@@ -2,6 +2,7 @@ import { z } from "zod";
 import { NEAR_FORMAT_MESSAGE, parseNear } from "../domain/geo/nearPoint.ts";
 import { languageKey } from "../domain/languages.ts";
 import { foldText } from "../domain/text.ts";
+import { got } from "./fieldErrors.ts";
 
 /** Empty text parameters (`?language=`) mean "no filter", like absent ones. */
 const blank = (value: string) => value.trim() === "";
@@ -12,7 +13,6 @@ const blank = (value: string) => value.trim() === "";
  */
 export function decimalParam(min: number, max: number) {
   const complaint = `must be a number from ${min} to ${max}`;
-  const got = (input: unknown) => ` (got ${JSON.stringify(input)?.slice(0, 40) ?? String(input)})`;
   return z.preprocess(
     // Typed so tRPC clients see `number | string`, not unknown.
     (value: number | string) => (typeof value === "string" && /^\s*-?\d{1,6}(?:\.\d{1,6})?\s*$/.test(value) ? Number(value) : value),

@@ -10,3 +10,6 @@ export const objectExpected = (what: string) => (issue: { code?: string; input?:
 /** "is required" when the field is absent, else the given complaint (zod `error` callback). */
 export const requiredOr = (complaint: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? "is required" : complaint;
+
+/** The refused value, quoted and cut short, to end a complaint with: ` (got "abc")`. */
+export const got = (input: unknown) => ` (got ${JSON.stringify(input)?.slice(0, 40) ?? String(input)})`;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { got } from "./fieldErrors.ts";
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -11,7 +12,6 @@ export const MAX_PAGE = 50_000;
  */
 export function wholeNumberParam(min: number, max: number) {
   const complaint = `must be a whole number from ${min} to ${max.toLocaleString("en-CA")}`;
-  const got = (input: unknown) => ` (got ${JSON.stringify(input)?.slice(0, 40) ?? String(input)})`;
   return z
     .preprocess(
       // Typed so tRPC clients see `number | string`, not unknown: a number, or its text in a query string.

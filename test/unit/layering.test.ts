@@ -12,6 +12,8 @@ const ROOT = join(import.meta.dir, "../..");
  * a URL or a status code), and each floor is placed where its imports put it:
  * - the domain is pure rules, and `schemas` the shapes built on them (zod, and db/'s drizzle
  *   tables and migrations, which every dialect's storage reads);
+ * - `importing` reads directory files (CSV, NDJSON, JSON) into validated records with the
+ *   schemas' shapes: it knows no store, so a writer of any dialect above it consumes them;
  * - `tools` know nothing of brokers: the bounded caches and the log;
  * - auth (key format, scopes, rate limits, admission) sits below storage: the key store hashes
  *   and checks keys with auth's helpers, and admission names only what it needs of a store;
@@ -30,6 +32,7 @@ const ROOT = join(import.meta.dir, "../..");
 const FLOORS: readonly (readonly [floor: string, paths: readonly string[]])[] = [
   ["domain", ["src/domain/"]],
   ["schemas", ["src/schemas/", "db/schema.ts", "db/schema.pg.ts", "db/migrations.ts", "db/migrationsPg.ts"]],
+  ["importing", ["src/importing/"]],
   ["tools", ["src/cache/", "src/log.ts", "src/logOutput.ts"]],
   ["auth", ["src/auth/"]],
   ["storage: both dialects' basics", ["src/storage/storageFault.ts", "src/storage/faultEpisodes.ts", "src/storage/versionedCache.ts", "src/storage/storableText.ts", "src/storage/executor.ts"]],
