@@ -20,8 +20,8 @@ const ROOT = join(import.meta.dir, "../..");
  * - storage is four floors of its own: what both dialects share (fault words, fault episodes,
  *   the versioned cache, the executor port every store is written against), then SQLite's
  *   plumbing, then the in-memory search index over it,
- *   then the stores — the SQLite ones, their PostgreSQL twins and pg/'s replica, and ports.ts,
- *   the stores' contract for the floors above;
+ *   then the stores — each written once for both dialects — with pg/ (PostgreSQL's pool,
+ *   executor and replica) and ports.ts, the stores as the floors above hold them;
  * - config reads settings (its defaults come from auth and pg/), ops keeps the operator's
  *   instruments (readiness, drain, backup, counters), and services.ts bundles the stores, limits
  *   and instruments into the one context every procedure gets;
