@@ -5,6 +5,7 @@ import { formatTrpcError } from "../adapters/trpc/errorFormatter.ts";
 import type { Principal, Surface } from "../auth/admitRequest.ts";
 import type { Scope } from "../auth/scopes.ts";
 import type { Services } from "../services.ts";
+import type { IdempotencyRequest } from "./idempotency.ts";
 import { refuseNulInWrite } from "./nulInput.ts";
 
 /** What every procedure call knows about its request. Built by the adapter, after admission. */
@@ -16,6 +17,8 @@ export interface Context {
   requestId: string;
   /** The service's public origin as the caller reached it (for absolute URLs). */
   baseUrl: string;
+  /** The request's idempotency key, when it sent one (read by procedures whose meta says idempotent). */
+  idempotency?: IdempotencyRequest;
 }
 
 export interface Meta {
@@ -34,6 +37,11 @@ export interface Meta {
    * routes) and MCP's tool result cache read this, never a flag of their own.
    */
   directoryRead?: true;
+  /**
+   * It creates something and takes an idempotency key (src/router/idempotency.ts): REST and
+   * tRPC read the Idempotency-Key header for it, and its MCP tool takes `idempotencyKey`.
+   */
+  idempotent?: true;
 }
 
 // isDev false: tRPC would otherwise put stack traces in error responses unless NODE_ENV is

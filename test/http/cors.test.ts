@@ -42,7 +42,7 @@ describe("preflight (OPTIONS) on embed paths", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("https://any-site.example");
     expect(res.headers.get("access-control-allow-methods")).toBe("GET, POST, OPTIONS");
-    expect(res.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type");
+    expect(res.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type, Idempotency-Key");
     expect(res.headers.get("access-control-max-age")).toBe("600");
     expect(res.headers.get("vary")).toContain("Origin");
     expect(await res.text()).toBe("");
