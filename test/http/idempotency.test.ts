@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { IDEMPOTENCY_WINDOW_MS } from "../../src/storage/stores/idempotencyStore.ts";
 import { AUTO_QUOTE, postMcp } from "../mcp/mcpSupport.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -189,4 +192,30 @@ test("MCP: create_lead and get_quote take an idempotencyKey argument and replay 
   expect(schemaOf("get_quote").properties.idempotencyKey.maxLength).toBe(255);
   expect(schemaOf("get_quote").required).not.toContain("idempotencyKey");
   expect(schemaOf("search_brokers").properties.idempotencyKey).toBeUndefined();
+});
+
+test("a restart keeps the record: the reopened database replays the answer given before it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "idempotency-restart-"));
+  const databasePath = join(dir, "directory.db");
+  const idem = newKey();
+  const body = { ...lead, email: "restart@example.com" };
+  const send = (target: TestServer, apiKey: string) =>
+    target.request("/api/v1/leads", { key: apiKey, method: "POST", headers: { "Content-Type": "application/json", "Idempotency-Key": idem }, body: JSON.stringify(body) });
+  try {
+    const before = await startTestServer({ demo: false, databasePath });
+    const apiKey = await before.createKey({ workspace: "restart" });
+    const first = await (await send(before, apiKey)).text();
+    await before.close();
+    const after = await startTestServer({ demo: false, databasePath });
+    try {
+      const again = await send(after, apiKey);
+      expect(again.headers.get("idempotent-replayed")).toBe("true");
+      expect(await again.text()).toBe(first);
+      expect((await after.rows("SELECT id FROM leads WHERE email = ?", [body.email])).length).toBe(1);
+    } finally {
+      await after.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
