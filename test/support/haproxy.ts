@@ -15,10 +15,12 @@ export interface Backend {
  * Retry-After) — checked every second, taken out after 2 failed checks (/readyz answers 503 from
  * the first moment of SIGTERM's drain) and put back after 2 good ones: one check slowed by a
  * pause of the instance does not drop it (`timeout check 3s`, above /readyz's own 2 s bound on
- * its PostgreSQL probe). A request that could not reach an instance (connection refused, closed
- * without an answer, or 503) is sent again, to another instance (redispatch), so a rolling
- * restart or a crashed instance fails no request, and a write reaches an instance that can write
- * if there is one. When no instance is up, HAProxy's own 503 is JSON with Retry-After too. No
+ * its PostgreSQL probe). A request that could not reach an instance (connection refused) is sent
+ * again, to another instance (redispatch); one that may have reached an instance (closed without
+ * an answer, or 503) is sent again only when repeating it is safe: a read, or a write with an
+ * Idempotency-Key, which the server answers once (issue 28: a POST without one was stored twice
+ * when its instance died after committing it). So a rolling restart or a crashed instance fails
+ * no read and no keyed write. When no instance is up, HAProxy's own 503 is JSON with Retry-After too. No
  * `on-marked-down shutdown-sessions`: a draining instance still finishes what it was sent.
  */
 export function haproxyConfig(options: { bind: string; statsBind?: string; backends: Backend[] }): string {
@@ -41,6 +43,9 @@ defaults
 
 frontend directory
   bind ${options.bind}
+  # A write without an Idempotency-Key that may have reached an instance is never sent again:
+  # it is retried only if its connection failed before it was sent (conn-failure).
+  http-request disable-l7-retry if !{ method GET HEAD OPTIONS } !{ req.hdr(idempotency-key) -m found }
   default_backend instances
 
 backend instances
