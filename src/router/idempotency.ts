@@ -2,18 +2,7 @@ import { createHash } from "node:crypto";
 import { CodedError } from "../schemas/errorCodes.ts";
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema } from "../schemas/idempotencyKey.ts";
 import type { IdempotencyRecord } from "../storage/stores/idempotencyStore.ts";
-import type { Context } from "./trpc.ts";
-
-/**
- * What an adapter tells a procedure about the request's idempotency key (REST and /trpc: the
- * Idempotency-Key header; MCP: the tool's `idempotencyKey` argument), and what it learns back:
- * whether the answer is a replay (REST and tRPC then say Idempotent-Replayed: true).
- */
-export interface IdempotencyRequest {
-  /** As the client sent it: checked here, once, for every surface. */
-  key: string;
-  replayed: boolean;
-}
+import type { Context, IdempotencyRequest } from "./trpc.ts";
 
 /** The write of a resource with its idempotency record: the record holding the key instead, when another request took it first. */
 export type WriteWithRecord = (record: IdempotencyRecord | undefined) => Promise<IdempotencyRecord | undefined>;

@@ -5,7 +5,6 @@ import { formatTrpcError } from "../adapters/trpc/errorFormatter.ts";
 import type { Principal, Surface } from "../auth/admitRequest.ts";
 import type { Scope } from "../auth/scopes.ts";
 import type { Services } from "../services.ts";
-import type { IdempotencyRequest } from "./idempotency.ts";
 import { refuseNulInWrite } from "./nulInput.ts";
 
 /** What every procedure call knows about its request. Built by the adapter, after admission. */
@@ -19,6 +18,18 @@ export interface Context {
   baseUrl: string;
   /** The request's idempotency key, when it sent one (read by procedures whose meta says idempotent). */
   idempotency?: IdempotencyRequest;
+}
+
+/**
+ * What an adapter tells a procedure about the request's idempotency key (REST and /trpc: the
+ * Idempotency-Key header; MCP: the tool's `idempotencyKey` argument), and what it learns back:
+ * whether the answer is a replay (REST and tRPC then say Idempotent-Replayed: true). Read by
+ * createOnce (idempotency.ts).
+ */
+export interface IdempotencyRequest {
+  /** As the client sent it: checked by createOnce, once, for every surface. */
+  key: string;
+  replayed: boolean;
 }
 
 export interface Meta {

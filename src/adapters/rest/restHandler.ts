@@ -1,8 +1,7 @@
 import { admit, chargeMore, type Admission } from "../../auth/admitRequest.ts";
 import { BROKER_PHOTO_ROUTE, brokerPhotoSlug } from "../../router/embed/photoUrl.ts";
 import { callProcedure } from "../../router/procedureCatalog.ts";
-import type { IdempotencyRequest } from "../../router/idempotency.ts";
-import type { Context } from "../../router/trpc.ts";
+import type { Context, IdempotencyRequest } from "../../router/trpc.ts";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from "../../schemas/idempotencyKey.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
