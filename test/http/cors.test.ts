@@ -3,7 +3,7 @@ import { EMBED_SCOPES } from "../../src/auth/scopes.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const PARTNER = "https://partner.example";
-const EXPOSED = "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id";
+const EXPOSED = "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, Idempotent-Replayed";
 
 let server: TestServer;
 let embedKey: string;
