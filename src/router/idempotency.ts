@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { openAnswer, sealAnswer } from "../auth/answerSeal.ts";
 import { CodedError } from "../schemas/errorCodes.ts";
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeySchema } from "../schemas/idempotencyKey.ts";
 import type { IdempotencyRecord } from "../storage/stores/idempotencyStore.ts";
@@ -17,17 +18,27 @@ export type WriteWithRecord = (record: IdempotencyRecord | undefined) => Promise
  *
  * "The same request" is the procedure, the surface (REST, embed, tRPC, MCP) and the input as
  * the procedure's schema parsed it (key order and the phone's spelling aside), within the
- * workspace: any key of the workspace replays it.
+ * workspace: any key of the workspace replays it. An answer holding a secret (`sealed`: a new
+ * API key) is stored sealed under the caller's own API key (src/auth/answerSeal.ts), so the
+ * same request is also the same API key, and only it replays.
  */
-export async function createOnce<T>(ctx: Context, path: string, input: unknown, create: (claim: IdempotencyClaim | undefined) => Promise<T>): Promise<T> {
+export async function createOnce<T>(
+  ctx: Context,
+  path: string,
+  input: unknown,
+  create: (claim: IdempotencyClaim | undefined) => Promise<T>,
+  options: { sealed?: boolean } = {},
+): Promise<T> {
   const request = ctx.idempotency;
-  if (!request || !ctx.principal) return create(undefined);
+  // A sealed answer needs the caller's key to seal it under (a console session has none).
+  if (!request || !ctx.principal || (options.sealed && request.callerKey === undefined)) return create(undefined);
   const key = idempotencyKeySchema.safeParse(request.key);
   if (!key.success) {
     throw new CodedError("invalid_parameter", `The idempotency key (the ${IDEMPOTENCY_KEY_HEADER} header, or MCP's idempotencyKey argument) ${key.error.issues[0]!.message}.`);
   }
   const now = ctx.services.now();
-  const claim = new IdempotencyClaim(request, ctx.principal.workspaceId, key.data, fingerprintOf(path, ctx.surface, input), now);
+  const caller = options.sealed ? ctx.principal.keyId : undefined;
+  const claim = new IdempotencyClaim(request, ctx.principal.workspaceId, key.data, fingerprintOf([path, ctx.surface, caller, canonical(input)]), now, options.sealed === true);
   const held = await ctx.services.idempotency.find(claim.workspaceId, claim.key, now);
   if (held) return claim.answerFrom<T>(held);
   return create(claim);
@@ -47,29 +58,33 @@ export class IdempotencyClaim {
     readonly key: string,
     private readonly fingerprint: string,
     private readonly now: number,
+    private readonly sealed: boolean,
   ) {}
 
-  /** The record to write with the resource: this request and its answer. */
+  /** The record to write with the resource: this request and its answer (sealed when it holds a secret). */
   recordOf(answer: unknown): IdempotencyRecord {
-    return { workspaceId: this.workspaceId, key: this.key, fingerprint: this.fingerprint, answer: JSON.stringify(answer), createdAt: this.now };
+    const text = JSON.stringify(answer);
+    const stored = this.sealed ? sealAnswer(text, this.request.callerKey!, this.workspaceId, this.key) : text;
+    return { workspaceId: this.workspaceId, key: this.key, fingerprint: this.fingerprint, answer: stored, createdAt: this.now };
   }
 
   /** The stored first answer when the record is of this same request (a replay), else a conflict. */
   answerFrom<T>(held: IdempotencyRecord): T {
-    if (held.fingerprint !== this.fingerprint) {
+    const text = held.fingerprint !== this.fingerprint ? undefined : this.sealed ? openAnswer(held.answer, this.request.callerKey!, this.workspaceId, this.key) : held.answer;
+    if (text === undefined) {
       throw new CodedError(
         "idempotency_conflict",
         `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request in the last 24 hours. Use a new key for a new request; a retry must send the same body to the same endpoint.`,
       );
     }
     this.request.replayed = true;
-    return JSON.parse(held.answer) as T;
+    return JSON.parse(text) as T;
   }
 }
 
-/** SHA-256 of the procedure, the surface and the input in canonical JSON (object keys sorted). */
-function fingerprintOf(path: string, surface: string, input: unknown): string {
-  return createHash("sha256").update(JSON.stringify([path, surface, canonical(input)])).digest("hex");
+/** SHA-256 of what makes the request (the procedure, the surface, the input in canonical JSON: object keys sorted). */
+function fingerprintOf(parts: readonly unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
 function canonical(value: unknown): unknown {

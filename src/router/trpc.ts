@@ -30,6 +30,8 @@ export interface IdempotencyRequest {
   /** As the client sent it: checked by createOnce, once, for every surface. */
   key: string;
   replayed: boolean;
+  /** The caller's API key (its bearer token), which seals an answer holding a secret (see answerSeal.ts). */
+  callerKey: string | undefined;
 }
 
 export interface Meta {

@@ -219,3 +219,36 @@ test("a restart keeps the record: the reopened database replays the answer given
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("key creation replays its answer, new key included, to the same API key only; the database holds that key sealed, never in the clear", async () => {
+  const admin = await server.createKey({ workspace: "idem-keys", scopes: ["keys:manage", "brokers:read"], rateLimitPerMinute: 1_000 });
+  const sibling = await server.createKey({ workspace: "idem-keys", scopes: ["keys:manage", "brokers:read"], rateLimitPerMinute: 1_000 });
+  const idem = newKey();
+  const body = { name: "crm sync", scopes: ["brokers:read"] };
+  const first = await post("/api/v1/keys", body, idem, admin);
+  expect(first.status).toBe(201);
+  const firstText = await first.text();
+  const made = (JSON.parse(firstText) as { key: string }).key;
+  const again = await post("/api/v1/keys", body, idem, admin);
+  expect(again.headers.get("idempotent-replayed")).toBe("true");
+  expect(await again.text()).toBe(firstText);
+  expect(await server.rows("SELECT id FROM api_keys WHERE name = 'crm sync'")).toHaveLength(1);
+  // The made key works, and nowhere in the database is it written out.
+  expect((await server.request("/api/v1/brokers?limit=1", { key: made })).status).toBe(200);
+  const stored = await server.rows<{ answer: string }>("SELECT answer FROM idempotency_records WHERE key = ?", [idem]);
+  expect(stored).toHaveLength(1);
+  expect(stored[0]!.answer).not.toContain(made);
+  expect(stored[0]!.answer).not.toContain(made.slice(4));
+  // Another key of the workspace cannot open that answer: for key creation it is another request.
+  const other = await post("/api/v1/keys", body, idem, sibling);
+  expect(other.status).toBe(422);
+  expect(((await other.json()) as { code: string }).code).toBe("idempotency_conflict");
+  expect(await server.rows("SELECT id FROM api_keys WHERE name = 'crm sync'")).toHaveLength(1);
+});
+
+test("the OpenAPI document names the header on the routes that take it", async () => {
+  const doc = (await (await server.request("/api/v1/openapi.json", { key })).json()) as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>> };
+  const takes = (path: string, method = "post") => (doc.paths[path]![method]!.parameters ?? []).some((p) => p.name === "Idempotency-Key" && p.in === "header");
+  expect(["/api/v1/leads", "/api/v1/embed/leads", "/api/v1/embed/quotes", "/api/v1/keys"].map((p) => takes(p))).toEqual([true, true, true, true]);
+  expect(takes("/api/v1/policies/compare")).toBe(false);
+});

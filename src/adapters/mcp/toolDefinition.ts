@@ -66,7 +66,7 @@ export function defineTool(spec: McpToolSpec): McpTool {
     output: facts.output,
     // `idempotencyKey` is only ever present in arguments that passed `input`: a tool that creates something.
     async call(ctx, { idempotencyKey, ...rest }) {
-      const idempotency = facts.idempotent && typeof idempotencyKey === "string" ? { key: idempotencyKey, replayed: false } : undefined;
+      const idempotency = facts.idempotent && typeof idempotencyKey === "string" ? { key: idempotencyKey, replayed: false, callerKey: undefined } : undefined;
       const result = await callProcedure(idempotency ? { ...ctx, idempotency } : ctx, spec.procedure, toInput(rest));
       return { result, replayed: idempotency?.replayed === true };
     },

@@ -1,4 +1,4 @@
-import { admit, chargeMore, type Admission } from "../../auth/admitRequest.ts";
+import { admit, bearerToken, chargeMore, type Admission } from "../../auth/admitRequest.ts";
 import { BROKER_PHOTO_ROUTE, brokerPhotoSlug } from "../../router/embed/photoUrl.ts";
 import { callProcedure } from "../../router/procedureCatalog.ts";
 import type { Context, IdempotencyRequest } from "../../router/trpc.ts";
@@ -156,7 +156,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
   /** The Idempotency-Key header of a POST that creates something (the procedure checks it); other routes ignore it. */
   function idempotencyRequest(route: RestRoute, request: Request): IdempotencyRequest | undefined {
     const key = route.idempotent ? request.headers.get(IDEMPOTENCY_KEY_HEADER) : null;
-    return key === null ? undefined : { key, replayed: false };
+    return key === null ? undefined : { key, replayed: false, callerKey: bearerToken(request.headers.get("authorization")) };
   }
 
   function logFailure(info: RequestInfo, route: RestRoute, error: unknown): void {

@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
-import { admit, chargeMore, rateLimitedError } from "../../auth/admitRequest.ts";
+import { admit, bearerToken, chargeMore, rateLimitedError } from "../../auth/admitRequest.ts";
 import type { RateDecision } from "../../auth/rateLimiter.ts";
 import { appRouter } from "../../router/appRouter.ts";
 import type { Context } from "../../router/trpc.ts";
@@ -68,7 +68,7 @@ export function createTrpcHandler(services: Services) {
         }
         // One key per HTTP request: each call of a batch would claim it (send keyed mutations alone).
         const key = request.headers.get(IDEMPOTENCY_KEY_HEADER);
-        const idempotency = key === null ? undefined : { key, replayed: false };
+        const idempotency = key === null ? undefined : { key, replayed: false, callerKey: bearerToken(request.headers.get("authorization")) };
         return { services, principal, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl, idempotency };
       },
       responseMeta({ ctx, errors, info: call }) {
