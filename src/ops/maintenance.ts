@@ -28,7 +28,7 @@ export interface Maintenance {
  */
 export interface MaintenanceDeps {
   quotePurge: Pick<QuotePurge, "batch">;
-  idempotency: Pick<IdempotencyStore, "purgeBatch" | "trimWorkspaces">;
+  idempotency: Pick<IdempotencyStore, "purgeBatch" | "overCap" | "trimBatch">;
   rateLimiter: Pick<RateLimiter, "sweep">;
   log: Logger;
   now: () => number;
@@ -58,14 +58,21 @@ export function startMaintenance(services: MaintenanceDeps, options: Maintenance
 
   /** Records past the window, a batch at a time, then the oldest of any workspace over its cap. */
   async function purgeIdempotencyRecords(): Promise<void> {
-    let deleted = 0;
-    for (let batch = IDEMPOTENCY_PURGE_BATCH; batch === IDEMPOTENCY_PURGE_BATCH && !stopped; ) {
-      batch = await services.idempotency.purgeBatch(services.now());
-      deleted += batch;
+    const { idempotency } = services;
+    let deleted = await inBatches(() => idempotency.purgeBatch(services.now()));
+    for (const { workspaceId } of stopped ? [] : await idempotency.overCap()) deleted += await inBatches(() => idempotency.trimBatch(workspaceId));
+    if (deleted > 0) services.log.info("idempotency records purged", { deleted });
+  }
+
+  /** Runs `batch` until one deletes less than a full batch (or the server stops), the event loop free between; the total deleted. */
+  async function inBatches(batch: () => Promise<number>): Promise<number> {
+    let total = 0;
+    for (let deleted = IDEMPOTENCY_PURGE_BATCH; deleted === IDEMPOTENCY_PURGE_BATCH && !stopped; ) {
+      deleted = await batch();
+      total += deleted;
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (!stopped) deleted += await services.idempotency.trimWorkspaces();
-    if (deleted > 0) services.log.info("idempotency records purged", { deleted });
+    return total;
   }
 
   function purgeNow(): Promise<number> {

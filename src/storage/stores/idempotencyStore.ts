@@ -40,7 +40,11 @@ export function* claimKey(db: Db, { idempotencyRecords: r }: Tables, record: Ide
  * through claimKey, in the same transaction; this store reads and purges them.
  */
 export class IdempotencyStore {
-  constructor(private readonly x: Executor) {}
+  constructor(
+    private readonly x: Executor,
+    /** Records a workspace keeps at most (a test makes it small). */
+    private readonly perWorkspace = IDEMPOTENCY_RECORDS_PER_WORKSPACE,
+  ) {}
 
   /** The key's record in the workspace while it is live (younger than the window), else undefined. */
   find(workspaceId: string, key: string, now: number): Awaitable<IdempotencyRecord | undefined> {
@@ -63,25 +67,26 @@ export class IdempotencyStore {
     });
   }
 
-  /** Drops the oldest records of each workspace over the cap; the number deleted. */
-  trimWorkspaces(): Promise<number> {
+  /** The workspaces holding more records than the cap: a read, so its scan of the table takes no write lock. */
+  overCap(): Awaitable<{ workspaceId: string }[]> {
+    const { idempotencyRecords: r } = this.x.t;
+    return this.x.rows((db) => db.select({ workspaceId: r.workspaceId }).from(r).groupBy(r.workspaceId).having(gt(count(), this.perWorkspace)));
+  }
+
+  /** Deletes one batch of the workspace's oldest records beyond the cap; the number deleted (a full batch: call again). */
+  trimBatch(workspaceId: string): Promise<number> {
+    const { perWorkspace } = this;
     return this.x.write(function* (db, { idempotencyRecords: r }) {
-      const over = yield* rows(db.select({ workspaceId: r.workspaceId, n: count() }).from(r).groupBy(r.workspaceId));
-      let deleted = 0;
-      for (const { workspaceId, n } of over) {
-        if (Number(n) <= IDEMPOTENCY_RECORDS_PER_WORKSPACE) continue;
-        const excess = yield* rows(
-          db
-            .select({ workspaceId: r.workspaceId, key: r.key })
-            .from(r)
-            .where(eq(r.workspaceId, workspaceId))
-            .orderBy(desc(r.createdAt))
-            .offset(IDEMPOTENCY_RECORDS_PER_WORKSPACE)
-            .limit(Number(n)),
-        );
-        deleted += yield* deleteRecords(db, r, excess);
-      }
-      return deleted;
+      const excess = yield* rows(
+        db
+          .select({ workspaceId: r.workspaceId, key: r.key })
+          .from(r)
+          .where(eq(r.workspaceId, workspaceId))
+          .orderBy(desc(r.createdAt))
+          .offset(perWorkspace)
+          .limit(IDEMPOTENCY_PURGE_BATCH),
+      );
+      return yield* deleteRecords(db, r, excess);
     });
   }
 }
