@@ -39,8 +39,6 @@ export interface McpTool extends McpToolSpec {
   input: z.ZodType;
   /** The procedure's output schema: structuredContent is exactly the procedure's result. */
   output: z.ZodType;
-  /** It creates something: its arguments add `idempotencyKey` (Meta.idempotent), the procedure's key. */
-  idempotent: boolean;
   /** Called with arguments that passed `input`, exactly as the client sent them; `replayed`: the answer is an idempotency key's stored first one. */
   call: (ctx: Context, args: JsonObject) => Promise<{ result: unknown; replayed: boolean }>;
 }
@@ -61,7 +59,6 @@ export function defineTool(spec: McpToolSpec): McpTool {
     ...spec,
     scope: facts.scope,
     directoryRead: facts.directoryRead,
-    idempotent: facts.idempotent,
     input,
     output: facts.output,
     // `idempotencyKey` is only ever present in arguments that passed `input`: a tool that creates something.
