@@ -309,6 +309,33 @@ export const consoleSessions = pgTable(
 );
 
 /**
+ * The first answer to each `Idempotency-Key` of a workspace (issue 28; the manual's idempotency
+ * page): written in the same transaction as what the request created, so a committed lead or quote
+ * always has its record and a retry finds it. Only successes are kept; 24 hours, then purged.
+ */
+export const idempotencyRecords = pgTable(
+  "idempotency_records",
+  {
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    /** The client's Idempotency-Key, as sent (1 to 255 printable ASCII characters). */
+    key: text("key").notNull(),
+    /**
+     * SHA-256 of the request: procedure, surface and its input in canonical JSON. Another body
+     * under the same key is a conflict.
+     */
+    fingerprint: text("fingerprint").notNull(),
+    /** The procedure's answer as JSON text, replayed as it is. */
+    answer: text("answer").notNull(),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.key] }),
+    // The purge walks records past 24 hours oldest first.
+    index("idempotency_records_created").on(t.createdAt),
+  ],
+);
+
+/**
  * Requests per key per UTC day, counted in memory (src/storage/stores/usageCounter.ts) and added
  * here in batches: `refused` counts the requests the key's rate limit turned away.
  */

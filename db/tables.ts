@@ -288,6 +288,25 @@ export const tables = {
     extras: (t) => [index("console_sessions_workspace").on(t.workspaceId)],
   }),
 
+  idempotencyRecords: table("idempotency_records", {
+    doc: `The first answer to each \`Idempotency-Key\` of a workspace (issue 28; the manual's idempotency
+      page): written in the same transaction as what the request created, so a committed lead or quote
+      always has its record and a retry finds it. Only successes are kept; 24 hours, then purged.`,
+    columns: {
+      workspaceId: text().notNull().references("workspaces.id"),
+      key: text().notNull().doc("The client's Idempotency-Key, as sent (1 to 255 printable ASCII characters)."),
+      fingerprint: text()
+        .notNull()
+        .doc("SHA-256 of the request: procedure, surface and its input in canonical JSON. Another body under the same key is a conflict."),
+      answer: text().notNull().doc("The procedure's answer as JSON text, replayed as it is."),
+      createdAt: millis().notNull(),
+    },
+    extras: (t) => [
+      primaryKey(t.workspaceId, t.key),
+      index("idempotency_records_created").on(t.createdAt).doc("The purge walks records past 24 hours oldest first."),
+    ],
+  }),
+
   keyUsageDaily: table("key_usage_daily", {
     doc: `Requests per key per UTC day, counted in memory (src/storage/stores/usageCounter.ts) and added
       here in batches: \`refused\` counts the requests the key's rate limit turned away.`,

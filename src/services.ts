@@ -12,6 +12,7 @@ import { ConsoleLinkStore } from "./storage/stores/consoleLinkStore.ts";
 import { ConsoleSessionStore } from "./storage/stores/consoleSessionStore.ts";
 import type { DirectoryDb } from "./storage/sqlite/database.ts";
 import { DirectoryVersion } from "./storage/sqlite/directoryVersion.ts";
+import { IdempotencyStore } from "./storage/stores/idempotencyStore.ts";
 import { KeyStore } from "./storage/stores/keyStore.ts";
 import { KeyUsageStore } from "./storage/stores/keyUsageStore.ts";
 import { LeadStore } from "./storage/stores/leadStore.ts";
@@ -85,6 +86,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     consoleLinks: overrides.consoleLinks ?? new ConsoleLinkStore(x),
     consoleSessions: overrides.consoleSessions ?? new ConsoleSessionStore(x, storage),
     quotePurge: overrides.quotePurge ?? new QuotePurge(x),
+    idempotency: overrides.idempotency ?? new IdempotencyStore(x),
     rateLimiter,
     caches,
     authFailures: new AuthFailureThrottle(),

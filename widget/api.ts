@@ -77,7 +77,34 @@ export interface RequestOptions {
   method?: "GET" | "POST";
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** Sent as Idempotency-Key (see SubmissionKeys): the server creates what a POST asks for once per key. */
+  idempotencyKey?: string;
   signal?: AbortSignal;
+}
+
+/**
+ * One idempotency key per body a form submits: the same body sent again — a double click, the
+ * visitor's retry after a network error, a proxy's re-send — carries the same key, so the
+ * server creates one lead or quote and answers the rest with it; a changed body gets a new key.
+ * After a success the next submission is a new request, even with the same body.
+ */
+export class SubmissionKeys {
+  private last: { body: string; key: string } | undefined;
+
+  keyFor(body: unknown): string {
+    const text = JSON.stringify(body);
+    if (this.last?.body !== text) this.last = { body: text, key: randomKey() };
+    return this.last.key;
+  }
+
+  succeeded(): void {
+    this.last = undefined;
+  }
+}
+
+/** 128 random bits in hex: getRandomValues works on plain-http pages too, where randomUUID does not. */
+function randomKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Calls `${base}/api/v1${path}` and returns the parsed JSON answer (an envelope such as `{ data }`). */
@@ -89,6 +116,7 @@ export async function apiRequest<T>(config: ApiConfig, path: string, options: Re
   const headers: Record<string, string> = { Accept: "application/json", Authorization: `Bearer ${config.key}` };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (config.language) headers["Accept-Language"] = config.language;
+  if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
   const init: RequestInit = {
     method: options.method ?? "GET",
     headers,

@@ -1,5 +1,5 @@
 import { css, html, nothing, type PropertyDeclarations } from "lit";
-import { ApiError, apiRequest } from "./api.ts";
+import { ApiError, apiRequest, SubmissionKeys } from "./api.ts";
 import { BrokerElement, defineOnce } from "./base.ts";
 import { toQuoteLine } from "./fields.ts";
 import { changedControl, focusFirstInvalid, renderField } from "./formField.ts";
@@ -44,6 +44,8 @@ export class BrokerLeadForm extends BrokerElement {
   declare sending: boolean;
   declare lead: Lead | undefined;
   declare error: unknown;
+  /** The Idempotency-Key of each lead this form sends: a double click or a retry makes one lead. */
+  private readonly submissions = new SubmissionKeys();
 
   constructor() {
     super();
@@ -95,7 +97,8 @@ export class BrokerLeadForm extends BrokerElement {
     this.sending = true;
     this.announce(t("sending"));
     try {
-      const answer = await apiRequest<{ data: Lead }>(this.apiConfig(), "/embed/leads", { method: "POST", body });
+      const answer = await apiRequest<{ data: Lead }>(this.apiConfig(), "/embed/leads", { method: "POST", body, idempotencyKey: this.submissions.keyFor(body) });
+      this.submissions.succeeded();
       this.lead = answer.data;
       this.announce(t("leadThanks"));
       this.emit("broker-widget:lead", { lead: answer.data, quoteId: this.quoteId, brokerSlug: this.broker });

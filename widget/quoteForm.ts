@@ -1,5 +1,5 @@
 import { css, html, nothing, type PropertyDeclarations } from "lit";
-import { ApiError, apiRequest } from "./api.ts";
+import { ApiError, apiRequest, SubmissionKeys } from "./api.ts";
 import { BrokerElement, defineOnce } from "./base.ts";
 import { QUOTE_LINES, quoteFields, toQuoteLine, type FieldRule, type QuoteLine } from "./fields.ts";
 import { changedControl, focusFirstInvalid, renderField, type FieldView } from "./formField.ts";
@@ -63,6 +63,8 @@ export class BrokerQuoteForm extends BrokerElement {
   declare error: unknown;
   declare leadOpen: boolean;
   declare leadNotes: string;
+  /** The Idempotency-Key of each quote request this form sends: a double click or a retry makes one quote. */
+  private readonly submissions = new SubmissionKeys();
 
   constructor() {
     super();
@@ -117,7 +119,8 @@ export class BrokerQuoteForm extends BrokerElement {
     this.phase = "sending";
     this.announce(this.t("gettingQuotes"));
     try {
-      const answer = await apiRequest<{ data: QuoteResult }>(this.apiConfig(), "/embed/quotes", { method: "POST", body });
+      const answer = await apiRequest<{ data: QuoteResult }>(this.apiConfig(), "/embed/quotes", { method: "POST", body, idempotencyKey: this.submissions.keyFor(body) });
+      this.submissions.succeeded();
       if (!Array.isArray(answer?.data?.quotes)) throw new ApiError(502, "unexpected answer from /embed/quotes");
       this.result = answer.data;
       this.phase = "results";

@@ -31,6 +31,8 @@ const FRENCH: Record<ErrorCode, (facts: MessageFacts) => string> = {
   invalid_request_target: () => "Requête invalide : l’en-tête Host ou le chemin demandé n’est pas une adresse valide.",
   request_target_too_long: () => "Le chemin et la chaîne de requête sont trop longs (8 Kio au plus).",
   not_found: () => "Cette adresse n’existe pas. L’API se trouve sous /api/v1 (voir /api/v1/openapi.json).",
+  idempotency_conflict: () =>
+    "Cette clé Idempotency-Key a déjà servi, dans les dernières 24 heures, à une autre requête. Prenez une nouvelle clé pour une nouvelle requête ; une nouvelle tentative doit renvoyer le même corps à la même adresse.",
   method_not_allowed: () => "Cette méthode n’est pas admise à cette adresse ; l’en-tête Allow indique celles qui le sont.",
   missing_api_key: () => "Clé d’API manquante. Envoyez-la dans l’en-tête « Authorization: Bearer brk_… ».",
   malformed_authorization: () => "En-tête Authorization mal formé. Attendu : « Authorization: Bearer brk_… ».",

@@ -100,16 +100,20 @@ function throttleFailures(deps: AdmissionDeps, credentials: RequestCredentials, 
   return reject("too_many_auth_failures", `Too many failed authentication attempts from this address. Retry in ${rate.resetSeconds} s.`, rate);
 }
 
+/** The token of an `Authorization: Bearer …` header, or undefined when it is not one. */
+export function bearerToken(authorization: string | null): string | undefined {
+  return authorization === null ? undefined : /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)?.[1];
+}
+
 function checkKey(deps: AdmissionDeps, credentials: RequestCredentials): Admission | Promise<Admission> {
   const { authorization } = credentials;
   if (!authorization) {
     return reject("missing_api_key", "Missing API key. Send it in the header 'Authorization: Bearer brk_…'.");
   }
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
-  if (!match) {
+  const token = bearerToken(authorization);
+  if (token === undefined) {
     return reject("malformed_authorization", "Malformed Authorization header. Expected 'Authorization: Bearer brk_…'.");
   }
-  const token = match[1]!;
   const stored = looksLikeApiKey(token) ? deps.keys.findByHash(hashApiKey(token)) : undefined;
   // A key cached in this process answers at once (always over SQLite); PostgreSQL is asked on
   // a miss. A database that cannot answer is a storage fault: 503 with Retry-After, as elsewhere.

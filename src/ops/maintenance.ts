@@ -1,18 +1,20 @@
 import type { RateLimiter } from "../auth/rateLimiter.ts";
 import type { Logger } from "../log.ts";
+import { IDEMPOTENCY_PURGE_BATCH, type IdempotencyStore } from "../storage/stores/idempotencyStore.ts";
 import type { QuotePurge } from "../storage/stores/quotePurge.ts";
 
 export interface MaintenanceOptions {
   /** How often idle rate-limit windows are dropped (default one minute). */
   sweepEveryMs?: number;
-  /** How often expired quotes are purged (default ten minutes; the first run a minute after start). */
+  /** How often expired quotes and idempotency records are purged (default ten minutes; the first run a minute after start). */
   purgeEveryMs?: number;
 }
 
 /**
  * The server's housekeeping on timers that never keep the process alive: rate-limit windows of
- * keys gone quiet are dropped, and quotes past expiry plus the grace are deleted in batches,
- * each its own short transaction with the event loop free between them.
+ * keys gone quiet are dropped, and quotes past expiry plus the grace, then idempotency records
+ * past their 24 hours (and each workspace's beyond its cap), are deleted in batches, each its
+ * own short transaction with the event loop free between them.
  */
 export interface Maintenance {
   stop(): void;
@@ -26,6 +28,7 @@ export interface Maintenance {
  */
 export interface MaintenanceDeps {
   quotePurge: Pick<QuotePurge, "batch">;
+  idempotency: Pick<IdempotencyStore, "purgeBatch" | "overCap" | "trimBatch">;
   rateLimiter: Pick<RateLimiter, "sweep">;
   log: Logger;
   now: () => number;
@@ -49,6 +52,26 @@ export function startMaintenance(services: MaintenanceDeps, options: Maintenance
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (total > 0) services.log.info("expired quotes purged", { deleted: total });
+    await purgeIdempotencyRecords();
+    return total;
+  }
+
+  /** Records past the window, a batch at a time, then the oldest of any workspace over its cap. */
+  async function purgeIdempotencyRecords(): Promise<void> {
+    const { idempotency } = services;
+    let deleted = await inBatches(() => idempotency.purgeBatch(services.now()));
+    for (const { workspaceId } of stopped ? [] : await idempotency.overCap()) deleted += await inBatches(() => idempotency.trimBatch(workspaceId));
+    if (deleted > 0) services.log.info("idempotency records purged", { deleted });
+  }
+
+  /** Runs `batch` until one deletes less than a full batch (or the server stops), the event loop free between; the total deleted. */
+  async function inBatches(batch: () => Promise<number>): Promise<number> {
+    let total = 0;
+    for (let deleted = IDEMPOTENCY_PURGE_BATCH; deleted === IDEMPOTENCY_PURGE_BATCH && !stopped; ) {
+      deleted = await batch();
+      total += deleted;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     return total;
   }
 

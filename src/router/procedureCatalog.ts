@@ -18,6 +18,8 @@ export interface ProcedureFacts {
   scope: Scope;
   /** Its answer may be kept until the directory version moves (Meta.directoryRead). */
   directoryRead: boolean;
+  /** It creates something and takes an idempotency key (Meta.idempotent). */
+  idempotent: boolean;
   /** Its zod input and output schemas, for validation messages, JSON Schema and OpenAPI. */
   input: z.ZodType;
   output: z.ZodType;
@@ -41,7 +43,7 @@ export function procedureFacts(path: ProcedurePath): ProcedureFacts {
   if (inputs.length !== 1 || !isZod(inputs[0]) || !isZod(output)) {
     throw new Error(`${path}: a procedure must have exactly one zod input and a zod output.`);
   }
-  return { path, kind: type, scope: meta.scope, directoryRead: meta.directoryRead === true, input: inputs[0], output };
+  return { path, kind: type, scope: meta.scope, directoryRead: meta.directoryRead === true, idempotent: meta.idempotent === true, input: inputs[0], output };
 }
 
 /** Every procedure path of the router, in definition order (for the capability table). */

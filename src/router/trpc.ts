@@ -16,6 +16,22 @@ export interface Context {
   requestId: string;
   /** The service's public origin as the caller reached it (for absolute URLs). */
   baseUrl: string;
+  /** The request's idempotency key, when it sent one (read by procedures whose meta says idempotent). */
+  idempotency?: IdempotencyRequest;
+}
+
+/**
+ * What an adapter tells a procedure about the request's idempotency key (REST and /trpc: the
+ * Idempotency-Key header; MCP: the tool's `idempotencyKey` argument), and what it learns back:
+ * whether the answer is a replay (REST and tRPC then say Idempotent-Replayed: true). Read by
+ * createOnce (idempotency.ts).
+ */
+export interface IdempotencyRequest {
+  /** As the client sent it: checked by createOnce, once, for every surface. */
+  key: string;
+  replayed: boolean;
+  /** The caller's API key (its bearer token), which seals an answer holding a secret (see answerSeal.ts). */
+  callerKey: string | undefined;
 }
 
 export interface Meta {
@@ -34,6 +50,11 @@ export interface Meta {
    * routes) and MCP's tool result cache read this, never a flag of their own.
    */
   directoryRead?: true;
+  /**
+   * It creates something and takes an idempotency key (src/router/idempotency.ts): REST and
+   * tRPC read the Idempotency-Key header for it, and its MCP tool takes `idempotencyKey`.
+   */
+  idempotent?: true;
 }
 
 // isDev false: tRPC would otherwise put stack traces in error responses unless NODE_ENV is

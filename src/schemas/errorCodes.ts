@@ -25,6 +25,7 @@ const KIND_OF_CODE = {
   invalid_request_target: "BAD_REQUEST",
   request_target_too_long: "BAD_REQUEST",
   not_found: "NOT_FOUND",
+  idempotency_conflict: "UNPROCESSABLE_CONTENT",
   method_not_allowed: "METHOD_NOT_SUPPORTED",
   // Who sent it: the key, its origins and scopes, its rate.
   missing_api_key: "UNAUTHORIZED",

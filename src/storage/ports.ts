@@ -4,6 +4,7 @@ import type { ConsoleSessionStore } from "./stores/consoleSessionStore.ts";
 import type { KeyStore } from "./stores/keyStore.ts";
 import type { KeyUsageStore } from "./stores/keyUsageStore.ts";
 import type { LeadStore } from "./stores/leadStore.ts";
+import type { IdempotencyStore } from "./stores/idempotencyStore.ts";
 import type { QuotePurge } from "./stores/quotePurge.ts";
 import type { QuoteStore } from "./stores/quoteStore.ts";
 import type { StorageHealth } from "./sqlite/storageHealth.ts";
@@ -36,6 +37,8 @@ export interface WorkspaceStorePorts {
   keyUsage: KeyUsageStore;
   consoleLinks: ConsoleLinkStore;
   consoleSessions: ConsoleSessionStore;
+  /** The first answers of idempotency keys (read here; written with what they answer for). */
+  idempotency: IdempotencyStore;
   /** Deletes quotes long past expiry (run in batches by src/ops/maintenance.ts). */
   quotePurge: QuotePurge;
   /** Whether the database works (full, read-only, unreachable): logged once per episode, read by /readyz. */

@@ -84,6 +84,16 @@ const CASES: Case[] = [
   { code: "invalid_parameter", send: () => get("/api/v1/brokers?limit=1000", key) },
   { code: "invalid_json", send: () => post("/api/v1/leads", "{", key) },
   {
+    // One Idempotency-Key, then another body under it.
+    code: "idempotency_conflict",
+    send: async () => {
+      const lead = (email: string) => JSON.stringify({ name: "Ann Lee", email, phone: "416-555-0100", insuranceType: "Auto" });
+      const keyed = (body: string) => server.request("/api/v1/leads", { method: "POST", key, headers: { "Content-Type": "application/json", "Idempotency-Key": "catalogue-conflict" }, body });
+      expect((await keyed(lead("first@example.com"))).status).toBe(201);
+      return keyed(lead("second@example.com"));
+    },
+  },
+  {
     // Every line and province has enough carriers in the shipped catalogue: two are left for a moment.
     code: "not_enough_carriers",
     sqliteOnly: true,

@@ -3,7 +3,7 @@ import { EMBED_SCOPES } from "../../src/auth/scopes.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const PARTNER = "https://partner.example";
-const EXPOSED = "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id";
+const EXPOSED = "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, Idempotent-Replayed";
 
 let server: TestServer;
 let embedKey: string;
@@ -42,7 +42,7 @@ describe("preflight (OPTIONS) on embed paths", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("https://any-site.example");
     expect(res.headers.get("access-control-allow-methods")).toBe("GET, POST, OPTIONS");
-    expect(res.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type");
+    expect(res.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type, Idempotency-Key");
     expect(res.headers.get("access-control-max-age")).toBe("600");
     expect(res.headers.get("vary")).toContain("Origin");
     expect(await res.text()).toBe("");

@@ -58,6 +58,7 @@ test("text from the document is escaped, never markup", () => {
     procedure: "brokers.get",
     scope: "brokers:read",
     directoryRead: false,
+    idempotent: false,
     summary: `<img src=x onerror=alert(1)> & "quotes"`,
     input: z.object({ id: z.string().describe("<script>alert(2)</script>") }),
     output: z.object({ "<b>name</b>": z.string() }),

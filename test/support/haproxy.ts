@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./freePort.ts";
@@ -9,49 +9,34 @@ export interface Backend {
 }
 
 /**
- * The HAProxy configuration for N instances (the manual's scaling-out page, "HAProxy", shows it):
- * round robin over the instances whose /readyz says they can serve — 200 also when PostgreSQL
- * is down and they serve reads from their replica (their writes then answer our JSON 503 with
- * Retry-After) — checked every second, taken out after 2 failed checks (/readyz answers 503 from
- * the first moment of SIGTERM's drain) and put back after 2 good ones: one check slowed by a
- * pause of the instance does not drop it (`timeout check 3s`, above /readyz's own 2 s bound on
- * its PostgreSQL probe). A request that could not reach an instance (connection refused, closed
- * without an answer, or 503) is sent again, to another instance (redispatch), so a rolling
- * restart or a crashed instance fails no request, and a write reaches an instance that can write
- * if there is one. When no instance is up, HAProxy's own 503 is JSON with Retry-After too. No
- * `on-marked-down shutdown-sessions`: a draining instance still finishes what it was sent.
+ * The HAProxy configuration for N instances: the manual's own (scaling-out page, "HAProxy", the
+ * one source: what the page shows is what the cluster test and the bench run), with its `bind`
+ * and its example `server` lines replaced by these, a global connection cap and, when asked, a
+ * stats page. In short: round robin over the instances whose /readyz says they can serve — 200
+ * also when PostgreSQL is down and they serve reads from their replica (their writes then answer
+ * our JSON 503 with Retry-After) — checked every second, taken out after 2 failed checks and put
+ * back after 2 good ones. A request that could not reach an instance (connection refused) is
+ * sent again, to another instance (redispatch); one that may have reached an instance (closed
+ * without an answer, or 503) is sent again only when repeating it is safe: a read, or a write
+ * with an Idempotency-Key, which the server answers once (issue 28: a POST without one was
+ * stored twice when its instance died after committing it). When no instance is up, HAProxy's
+ * own 503 is JSON with Retry-After too.
  */
 export function haproxyConfig(options: { bind: string; statsBind?: string; backends: Backend[] }): string {
-  return `global
-  maxconn 4096
+  const lines = manualConfig().split("\n").filter((line) => !/^\s*server\s/.test(line));
+  const config = lines.map((line) => (/^\s*bind\s/.test(line) ? `  bind ${options.bind}` : line)).join("\n").trimEnd();
+  const servers = options.backends.map((b, i) => `  server i${i + 1} ${b.host}:${b.port} check`).join("\n");
+  const stats = options.statsBind ? `\n\nfrontend stats\n  bind ${options.statsBind}\n  stats enable\n  stats uri /stats` : "";
+  return `global\n  maxconn 4096\n\n${config}\n${servers}${stats}\n`;
+}
 
-defaults
-  mode http
-  timeout connect 2s
-  timeout client 30s
-  timeout server 30s
-  timeout check 3s
-  # Another instance when one fails; retry-on needs the request buffered (small bodies are).
-  option redispatch
-  retries 3
-  retry-on conn-failure empty-response 503
-  option http-buffer-request
-  # No instance up: the same JSON and Retry-After as an instance's own 503.
-  http-error status 503 content-type application/json string '${NO_INSTANCE_BODY}' hdr Retry-After 5
-
-frontend directory
-  bind ${options.bind}
-  default_backend instances
-
-backend instances
-  balance roundrobin
-  # HTTP/1.1 with a Host: the server answers a request without one with 400.
-  option httpchk
-  http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host localhost
-  http-check expect status 200
-  default-server inter 1s fall 2 rise 2 maxconn 200
-${options.backends.map((b, i) => `  server i${i + 1} ${b.host}:${b.port} check`).join("\n")}
-${options.statsBind ? `\nfrontend stats\n  bind ${options.statsBind}\n  stats enable\n  stats uri /stats\n` : ""}`;
+/** The ```haproxy block of the manual's scaling-out page. */
+export function manualConfig(): string {
+  const page = readFileSync(join(import.meta.dir, "../../src/adapters/docs/manual/scaling-out.md"), "utf8");
+  const open = page.indexOf("```haproxy\n");
+  const close = page.indexOf("```", open + 1);
+  if (open < 0 || close < 0) throw new Error("the scaling-out page has no ```haproxy block");
+  return page.slice(open + "```haproxy\n".length, close);
 }
 
 /** HAProxy's answer when no instance is up (the manual's configuration carries the same line). */

@@ -245,6 +245,45 @@ describe("<broker-quote-form>", () => {
     expect(root.getElementById(phone.getAttribute("aria-describedby")!)?.textContent).toBe("must be a valid phone number");
   });
 
+  test("every quote it submits carries an Idempotency-Key: the same on a retry of the same request, a new one for a new request", async () => {
+    const fetch = mockFetch(() => Promise.reject(new TypeError("network down")), json(201, quoteAnswer), json(201, quoteAnswer));
+    restore = fetch.restore;
+    const el = await mountForm();
+    await fillAuto(el);
+    submit(el);
+    await until(() => shadow(el).querySelector("[part=problem]"));
+    // The visitor presses again after the network failed: the same request, so the same key.
+    submit(el);
+    await until(() => shadow(el).querySelector("[part=results]"));
+    const [failed, retried] = fetch.calls;
+    expect(failed!.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f]{32}$/);
+    expect(retried!.headers.get("Idempotency-Key")).toBe(failed!.headers.get("Idempotency-Key"));
+    // After a success, another submission is a new quote: a new key.
+    (el as unknown as { phase: string }).phase = "form";
+    await el.updateComplete;
+    submit(el);
+    await until(() => fetch.calls.length === 3);
+    expect(fetch.calls[2]!.headers.get("Idempotency-Key")).not.toBe(failed!.headers.get("Idempotency-Key"));
+  });
+
+  test("the lead form sends an Idempotency-Key too, kept while the lead is not acknowledged", async () => {
+    const fetch = mockFetch(json(503, { error: "busy", code: "database_busy" }), json(201, { data: { id: "ld_1" } }));
+    restore = fetch.restore;
+    const form = await mount<BrokerLeadForm>(`<broker-lead-form api-key="k" api-base="https://d.example" insurance-type="home"></broker-lead-form>`);
+    const root = shadow(form);
+    fill(root, "name", "Ada");
+    fill(root, "email", "ada@example.com");
+    fill(root, "phone", "416 555 0199");
+    const send = () => root.querySelector("form")!.dispatchEvent(new Event("submit", { cancelable: true }));
+    send();
+    await until(() => fetch.calls.length === 1 && !(form as unknown as { sending: boolean }).sending);
+    send();
+    await until(() => fetch.calls.length === 2);
+    const keys = fetch.calls.map((c) => c.headers.get("Idempotency-Key"));
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   test("401 on submit shows the site-owner message above the form", async () => {
     restore = mockFetch(json(401, { error: "Invalid API key" })).restore;
     const el = await mountForm();

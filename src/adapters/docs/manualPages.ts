@@ -2,6 +2,7 @@ import api from "./manual/api.md" with { type: "text" };
 import changelog from "./manual/changelog.md" with { type: "text" };
 import consolePage from "./manual/console.md" with { type: "text" };
 import errors from "./manual/errors.md" with { type: "text" };
+import idempotency from "./manual/idempotency.md" with { type: "text" };
 import mcp from "./manual/mcp.md" with { type: "text" };
 import operations from "./manual/operations.md" with { type: "text" };
 import performance from "./manual/performance.md" with { type: "text" };
@@ -28,6 +29,7 @@ export interface ManualPage {
 export const MANUAL_PAGES: readonly ManualPage[] = [
   { name: "api", summary: "REST API, keys, scopes and rate limits, quotes, leads, the embed API, OpenAPI and the tRPC client", markdown: api },
   { name: "errors", summary: "Every error code: its status, what it means and what to do; the error body on each surface; French messages", markdown: errors },
+  { name: "idempotency", summary: "Idempotency keys: retrying a POST that creates a lead, quote or key without creating it twice", markdown: idempotency },
   { name: "mcp", summary: "The MCP endpoint for AI agents: connecting a host, tools, resources, errors", markdown: mcp },
   { name: "widget", summary: "The embeddable widget: the snippet, attributes, theming, parts and events", markdown: widget },
   { name: "console", summary: "The workspace console: sign-in links, keys, leads, usage", markdown: consolePage },

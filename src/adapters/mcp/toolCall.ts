@@ -6,6 +6,9 @@ import { SerializedResult, toolResultJson } from "./serializedResult.ts";
 import { toolsByName } from "./tools.ts";
 import { throwIfUnavailable } from "./unavailable.ts";
 
+/** What a tool result says when it is an idempotency key's stored first answer (REST's Idempotent-Replayed). */
+export const REPLAYED_META_KEY = "broker-directory/idempotent-replayed";
+
 /** Where a tool error result carries its code (an MCP `_meta` key: a prefix of ours, then a name). */
 export const ERROR_META_KEY = "broker-directory/error";
 
@@ -49,8 +52,9 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
     return toolError(/[.!?]$/.test(text) ? text : `${text}.`, "invalid_parameter", context);
   }
   try {
-    const result = await tool.call(context.procedureContext, args);
+    const { result, replayed } = await tool.call(context.procedureContext, args);
     const text = JSON.stringify(result);
+    if (replayed) return { content: [{ type: "text", text }], structuredContent: result as JsonObject, _meta: { [REPLAYED_META_KEY]: true } };
     if (cacheKey === undefined) return { content: [{ type: "text", text }], structuredContent: result as JsonObject };
     const json = toolResultJson(text);
     context.toolResults.set(cacheKey, version, context.baseUrl, json);

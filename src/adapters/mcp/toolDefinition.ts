@@ -4,6 +4,7 @@ import type { Scope } from "../../auth/scopes.ts";
 import type { Context } from "../../router/trpc.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 import type { JsonObject } from "./jsonRpc.ts";
+import { idempotencyKeySchema } from "../../schemas/idempotencyKey.ts";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -38,8 +39,8 @@ export interface McpTool extends McpToolSpec {
   input: z.ZodType;
   /** The procedure's output schema: structuredContent is exactly the procedure's result. */
   output: z.ZodType;
-  /** Called with arguments that passed `input`, exactly as the client sent them. */
-  call: (ctx: Context, args: JsonObject) => Promise<unknown>;
+  /** Called with arguments that passed `input`, exactly as the client sent them; `replayed`: the answer is an idempotency key's stored first one. */
+  call: (ctx: Context, args: JsonObject) => Promise<{ result: unknown; replayed: boolean }>;
 }
 
 /**
@@ -50,7 +51,9 @@ export interface McpTool extends McpToolSpec {
 export function defineTool(spec: McpToolSpec): McpTool {
   const facts = procedureFacts(spec.procedure);
   if (!(facts.input instanceof z.ZodObject)) throw new Error(`Tool ${spec.name}: ${spec.procedure} must take an object.`);
-  const input = (spec.args ? spec.args(facts.input) : facts.input).strict();
+  const args = spec.args ? spec.args(facts.input) : facts.input;
+  // A tool that creates something takes the idempotency key as an argument (REST's header), declared once.
+  const input = (facts.idempotent ? args.extend({ idempotencyKey: idempotencyKeySchema.optional() }) : args).strict();
   const toInput = spec.toInput ?? ((args: JsonObject) => args);
   return {
     ...spec,
@@ -58,7 +61,12 @@ export function defineTool(spec: McpToolSpec): McpTool {
     directoryRead: facts.directoryRead,
     input,
     output: facts.output,
-    call: (ctx, args) => callProcedure(ctx, spec.procedure, toInput(args)),
+    // `idempotencyKey` is only ever present in arguments that passed `input`: a tool that creates something.
+    async call(ctx, { idempotencyKey, ...rest }) {
+      const idempotency = facts.idempotent && typeof idempotencyKey === "string" ? { key: idempotencyKey, replayed: false, callerKey: undefined } : undefined;
+      const result = await callProcedure(idempotency ? { ...ctx, idempotency } : ctx, spec.procedure, toInput(rest));
+      return { result, replayed: idempotency?.replayed === true };
+    },
   };
 }
 

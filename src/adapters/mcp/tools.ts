@@ -40,7 +40,7 @@ export const tools: readonly McpTool[] = [
     name: "get_quote",
     title: "Get insurance quotes",
     description:
-      "Prices a policy with every carrier of our catalogue that writes the line in the province: Auto, Home, Condo, Tenant, Life or Travel, with the details that line needs (see the details property). Use it when the user wants to know what insurance would cost. Returns {quoteId, quotes: 3 to 8 offers (carrier, monthlyPremium, annualPremium, coverage, deductible) cheapest first, expiresAt (30 days)}; the quote is stored, so keep quoteId for compare_policies or create_lead. Figures are estimates, not a binding offer.",
+      "Prices a policy with every carrier of our catalogue that writes the line in the province: Auto, Home, Condo, Tenant, Life or Travel, with the details that line needs (see the details property). Use it when the user wants to know what insurance would cost. Returns {quoteId, quotes: 3 to 8 offers (carrier, monthlyPremium, annualPremium, coverage, deductible) cheapest first, expiresAt (30 days)}; the quote is stored, so keep quoteId for compare_policies or create_lead; to retry safely, pass the same idempotencyKey. Figures are estimates, not a binding offer.",
     procedure: "quotes.create",
     annotations: CREATES_RECORD,
   }),
@@ -56,7 +56,7 @@ export const tools: readonly McpTool[] = [
     name: "create_lead",
     title: "Pass a customer's request to the workspace",
     description:
-      "Records a lead (a person who wants to be contacted about insurance) in the workspace of this API key: name, email, phone, insuranceType, optional notes, and optionally the brokerSlug they chose and the quoteId they follow up. Only call it when the user has asked to be contacted and agreed to share these details; each call creates a new lead. Returns the stored lead with its id, phone normalised to E.164 and status new.",
+      "Records a lead (a person who wants to be contacted about insurance) in the workspace of this API key: name, email, phone, insuranceType, optional notes, and optionally the brokerSlug they chose and the quoteId they follow up. Only call it when the user has asked to be contacted and agreed to share these details; each call creates a new lead (a retry with the same idempotencyKey returns the first one instead). Returns the stored lead with its id, phone normalised to E.164 and status new.",
     procedure: "leads.create",
     annotations: CREATES_RECORD,
   }),

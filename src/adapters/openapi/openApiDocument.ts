@@ -1,6 +1,8 @@
 import packageJson from "../../../package.json" with { type: "json" };
 import { SCOPE_DESCRIPTIONS, SCOPES } from "../../auth/scopes.ts";
 import { ERROR_CODES, type ErrorCode } from "../../schemas/errorCodes.ts";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeySchema } from "../../schemas/idempotencyKey.ts";
+import { toJsonSchema } from "../../schemas/jsonSchema.ts";
 import { statusOf } from "../errorVocabulary.ts";
 import { MAX_BODY_BYTES } from "../http/readJsonBody.ts";
 import type { RestRoute } from "../rest/restRoute.ts";
@@ -28,6 +30,11 @@ const OUTSIDE_API_ROUTES: readonly ErrorCode[] = ["session_required", "csrf_toke
 function codesOfStatus(status: string): ErrorCode[] {
   return ERROR_CODES.filter((code) => String(statusOf(code)) === status && !OUTSIDE_API_ROUTES.includes(code));
 }
+
+const { $schema: _dialect, ...IDEMPOTENCY_KEY_SCHEMA } = toJsonSchema(idempotencyKeySchema, { io: "input" }) as JsonSchema;
+const REPLAYED_HEADER = {
+  [IDEMPOTENT_REPLAYED_HEADER]: { description: "`true` when this is the stored first answer to the request's Idempotency-Key (nothing new was created)", schema: { type: "string", enum: ["true"] } },
+};
 
 /** Procedures whose writes can conflict with the workspace's keys (409). */
 const CONFLICTING_PROCEDURES = new Set(["keys.create", "keys.roll"]);
@@ -150,6 +157,8 @@ function operationFor(route: RestRoute, operationId: string, schemas: Record<str
     }
   }
 
+  // The key's rules are the schema's (one declaration); its answer says when it is a replay.
+  if (route.idempotent) parameters.push(parameter(IDEMPOTENCY_KEY_HEADER, "header", false, IDEMPOTENCY_KEY_SCHEMA));
   const status = String(route.status ?? 200);
   const errors = ["401", "403", "422", "429", "500", "503"];
   if (pathParams.length > 0 || route.body) errors.push("404");
@@ -171,7 +180,7 @@ function operationFor(route: RestRoute, operationId: string, schemas: Record<str
     responses: {
       [status]: {
         description: route.summary,
-        headers: RATE_HEADERS,
+        headers: route.idempotent ? { ...RATE_HEADERS, ...REPLAYED_HEADER } : RATE_HEADERS,
         content:
           route.envelope === "csv"
             ? { "text/csv": { schema: { type: "string", description: "RFC 4180 CSV, UTF-8 with a byte-order mark" } } }
@@ -186,7 +195,7 @@ function operationFor(route: RestRoute, operationId: string, schemas: Record<str
   };
 }
 
-function parameter(name: string, where: "path" | "query", required: boolean, schema: JsonSchema): JsonSchema {
+function parameter(name: string, where: "path" | "query" | "header", required: boolean, schema: JsonSchema): JsonSchema {
   const { description, ...rest } = schema;
   return { name, in: where, required, ...(typeof description === "string" ? { description } : {}), schema: rest };
 }

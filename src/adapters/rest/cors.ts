@@ -16,8 +16,8 @@ import { errorResponse, type ErrorAsker } from "../http/json.ts";
 export const EMBED_PATH_PREFIX = "/api/v1/embed/";
 export const PREFLIGHT_MAX_AGE_SECONDS = 600;
 export const CORS_ALLOWED_METHODS = "GET, POST, OPTIONS";
-export const CORS_ALLOWED_HEADERS = "Authorization, Content-Type";
-export const CORS_EXPOSED_HEADERS = "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id";
+export const CORS_ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key";
+export const CORS_EXPOSED_HEADERS = "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, Idempotent-Replayed";
 
 export function isEmbedPath(pathname: string): boolean {
   return pathname.startsWith(EMBED_PATH_PREFIX);

@@ -1,7 +1,8 @@
-import { admit, chargeMore, type Admission } from "../../auth/admitRequest.ts";
+import { admit, bearerToken, chargeMore, type Admission } from "../../auth/admitRequest.ts";
 import { BROKER_PHOTO_ROUTE, brokerPhotoSlug } from "../../router/embed/photoUrl.ts";
 import { callProcedure } from "../../router/procedureCatalog.ts";
-import type { Context } from "../../router/trpc.ts";
+import type { Context, IdempotencyRequest } from "../../router/trpc.ts";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from "../../schemas/idempotencyKey.ts";
 import type { Services } from "../../services.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvDownload, type CsvPage } from "../http/csvResponse.ts";
@@ -120,13 +121,16 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
         surface: route.surface,
         requestId: info.requestId,
         baseUrl: info.baseUrl,
+        idempotency: idempotencyRequest(route, request),
       };
       if (route.envelope === "csv") return await csvExport(ctx, route, queryInput(route, params, queryObject(url)), info, admission, request.method === "HEAD");
       const body = route.body ? await readJsonBody(request) : undefined;
       const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
       if (cacheKey !== undefined) responses.set(cacheKey, version, info.baseUrl, text);
-      return admittedJson(text, route.status ?? 200, admission.rate, info);
+      const response = admittedJson(text, route.status ?? 200, admission.rate, info);
+      if (ctx.idempotency?.replayed) response.headers.set(IDEMPOTENT_REPLAYED_HEADER, "true");
+      return response;
     } catch (error) {
       const failure = toPublicError(error);
       if (failure.internal) logFailure(info, route, error);
@@ -147,6 +151,12 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       onError: (error) => logFailure(info, route, error),
       headers: rateLimitHeaders(admission.rate),
     });
+  }
+
+  /** The Idempotency-Key header of a POST that creates something (the procedure checks it); other routes ignore it. */
+  function idempotencyRequest(route: RestRoute, request: Request): IdempotencyRequest | undefined {
+    const key = route.idempotent ? request.headers.get(IDEMPOTENCY_KEY_HEADER) : null;
+    return key === null ? undefined : { key, replayed: false, callerKey: bearerToken(request.headers.get("authorization")) };
   }
 
   function logFailure(info: RequestInfo, route: RestRoute, error: unknown): void {

@@ -40,6 +40,8 @@ export interface RestRoute extends RestRouteSpec {
   scope: Scope;
   /** A GET route to a procedure whose meta says directoryRead: its answer may be kept until the directory version moves. */
   directoryRead: boolean;
+  /** A POST whose procedure takes an idempotency key: the route reads the Idempotency-Key header. */
+  idempotent: boolean;
   /** Zod schemas of the procedure behind the route (for the OpenAPI document). */
   input: z.ZodType;
   output: z.ZodType;
@@ -57,6 +59,7 @@ export function restRoute(spec: RestRouteSpec): RestRoute {
     ...spec,
     scope: facts.scope,
     directoryRead: facts.directoryRead && spec.method === "GET",
+    idempotent: facts.idempotent && spec.method === "POST",
     input: facts.input,
     output: facts.output,
     call: (ctx, { params, query, body }, parsed) =>

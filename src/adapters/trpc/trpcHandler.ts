@@ -1,11 +1,12 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
-import { admit, chargeMore, rateLimitedError } from "../../auth/admitRequest.ts";
+import { admit, bearerToken, chargeMore, rateLimitedError } from "../../auth/admitRequest.ts";
 import type { RateDecision } from "../../auth/rateLimiter.ts";
 import { appRouter } from "../../router/appRouter.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import { kindOf, type ErrorCode } from "../../schemas/errorCodes.ts";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from "../../schemas/idempotencyKey.ts";
 import { errorFields, retryAfterHeaders, statusOf, toPublicError } from "../errorVocabulary.ts";
 import { declaresBody, MAX_BODY_BYTES, readBodyBytes } from "../http/readBodyBytes.ts";
 import { BODY_ABORTED_MESSAGE } from "../http/readJsonText.ts";
@@ -65,10 +66,14 @@ export function createTrpcHandler(services: Services) {
           rate = await chargeMore(services, principal, call.calls.length - 1);
           if (!rate.allowed) throw withRequestId(rateLimitedError(rate), info.requestId);
         }
-        return { services, principal, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl };
+        // One key per HTTP request: each call of a batch would claim it (send keyed mutations alone).
+        const key = request.headers.get(IDEMPOTENCY_KEY_HEADER);
+        const idempotency = key === null ? undefined : { key, replayed: false, callerKey: bearerToken(request.headers.get("authorization")) };
+        return { services, principal, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl, idempotency };
       },
-      responseMeta({ errors, info: call }) {
+      responseMeta({ ctx, errors, info: call }) {
         const headers: Record<string, string> = rateLimitHeaders(rate);
+        if (ctx?.idempotency?.replayed) headers[IDEMPOTENT_REPLAYED_HEADER] = "true";
         if (refusedUnauthenticated) headers["WWW-Authenticate"] = 'Bearer realm="broker-directory"';
         // tRPC answers a storage error 500; when every call met one (full or read-only
         // database), the answer is the vocabulary's 503 with Retry-After.

@@ -1,5 +1,7 @@
 import { CodedError } from "../../schemas/errorCodes.ts";
 import { DEFAULT_KEY_RATE_LIMIT } from "../../auth/keyVocabulary.ts";
+import type { CreatedKey } from "../../storage/stores/keyStore.ts";
+import { createOnce } from "../idempotency.ts";
 import { invalidInput } from "../quotes/invalidInput.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { createdKeySchema, createKeyInput } from "./createKey.schema.ts";
@@ -13,9 +15,11 @@ export { createKeyInput, createdKeySchema as createKeyOutput };
  * scopes and rate limit, the operator's ceiling, and the workspace's maximum of live keys.
  */
 export const createKey = scopedProcedure("keys:manage")
+  .meta({ idempotent: true })
   .input(createKeyInput)
   .output(createdKeySchema)
-  .mutation(async ({ ctx, input }) => {
+  // The answer holds the new key: kept for replays only sealed under the caller's key (see createOnce).
+  .mutation(({ ctx, input, path }) => createOnce(ctx, path, input, async (claim) => {
     const now = ctx.services.now();
     assertCanGrant(ctx.principal.scopes, input.scopes);
     const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
@@ -28,12 +32,14 @@ export const createKey = scopedProcedure("keys:manage")
     const workspace = await keys.workspaceById(ctx.principal.workspaceId);
     // Nothing deletes a workspace: a key without one is our data's fault (500, logged), not the caller's.
     if (!workspace) throw new CodedError("internal_error", "The key's workspace no longer exists.");
+    const answerOf = (created: CreatedKey) => ({ key: created.key, data: toKeyView(created.record, now) });
     const made = await keys.createBounded(
       workspace,
       { name: input.name, scopes: input.scopes, rateLimitPerMinute, expiresAt, origins: input.origins ?? null },
       now,
       keyLimits.maxKeysPerWorkspace,
+      claim && ((created) => claim.recordOf(answerOf(created))),
     );
     if ("refused" in made) throw refusalError(made, keyLimits);
-    return { key: made.key, data: toKeyView(made.record, now) };
-  });
+    return "held" in made ? claim!.answerFrom(made.held) : answerOf(made);
+  }, { sealed: true }));

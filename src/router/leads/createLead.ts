@@ -1,3 +1,4 @@
+import { answerOnce, createOnce } from "../idempotency.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { unknownSlugMessage } from "../brokers/publishedBroker.ts";
 import { sourceOf } from "../quotes/createQuote.ts";
@@ -14,9 +15,10 @@ export { createLeadInput, leadSchema as createLeadOutput };
  * one of its values points at nothing the caller may link to).
  */
 export const createLead = scopedProcedure("leads:write")
+  .meta({ idempotent: true })
   .input(createLeadInput)
   .output(leadSchema)
-  .mutation(async ({ ctx, input }) => {
+  .mutation(({ ctx, input, path }) => createOnce(ctx, path, input, async (claim) => {
     const workspaceId = ctx.principal.workspaceId;
     const problems: InputProblem[] = [];
     if (input.brokerSlug !== undefined && !ctx.services.brokers.findBySlug(input.brokerSlug)) {
@@ -41,7 +43,6 @@ export const createLead = scopedProcedure("leads:write")
       status: "new",
       createdAt: ctx.services.now(),
     };
-    // Answered once the lead is committed: an acknowledged lead is never lost.
-    await ctx.services.leads.insert(lead);
-    return toLeadView(lead);
-  });
+    // Answered once the lead is committed (with its idempotency record): an acknowledged lead is never lost.
+    return answerOnce(claim, toLeadView(lead), (record) => ctx.services.leads.insert(lead, record));
+  }));

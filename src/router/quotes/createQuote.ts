@@ -8,6 +8,7 @@ import { provinceByCode } from "../../domain/provinces.ts";
 import { MIN_OFFERS, rateQuote, type RatingRequest } from "../../domain/rating/ratingEngine.ts";
 import { quoteSchema } from "../../schemas/quote.ts";
 import { quoteDetailsSchemas, type QuoteDetailsSchemas } from "../../schemas/quoteDetails.ts";
+import { answerOnce, createOnce } from "../idempotency.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { createQuoteInput } from "./createQuote.schema.ts";
 import { invalidInput, type InputProblem } from "./invalidInput.ts";
@@ -36,9 +37,10 @@ function detailSchemasAt(now: Date): QuoteDetailsSchemas {
  * province, stores the request and its offers in the caller's workspace, and returns them.
  */
 export const createQuote = scopedProcedure("quotes:write")
+  .meta({ idempotent: true })
   .input(createQuoteInput)
   .output(quoteSchema)
-  .mutation(async ({ ctx, input }) => {
+  .mutation(({ ctx, input, path }) => createOnce(ctx, path, input, async (claim) => {
     const nowMs = ctx.services.now();
     const now = new Date(nowMs);
     const line = resolveQuoteLine(input.insuranceType) as QuoteLine; // the schema checked it resolves
@@ -93,7 +95,6 @@ export const createQuote = scopedProcedure("quotes:write")
       expiresAt: nowMs + QUOTE_LIFETIME_MS,
       offers: rated.offers,
     };
-    // Answered only once committed (the store groups the writes of one event-loop turn).
-    await ctx.services.quotes.insert(quote);
-    return toQuoteView(quote, nowMs);
-  });
+    // Answered only once committed (the store groups the writes of one event-loop turn), with its idempotency record.
+    return answerOnce(claim, toQuoteView(quote, nowMs), (record) => ctx.services.quotes.insert(quote, record));
+  }));

@@ -2,6 +2,7 @@ import type { Logger } from "../../log.ts";
 import type { StorageHealthPort, WorkspaceStorePorts } from "../ports.ts";
 import { ConsoleLinkStore } from "../stores/consoleLinkStore.ts";
 import { ConsoleSessionStore } from "../stores/consoleSessionStore.ts";
+import { IdempotencyStore } from "../stores/idempotencyStore.ts";
 import { KeyStore } from "../stores/keyStore.ts";
 import type { PgDb } from "./pgDatabase.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS, withDeadlines } from "./pgDeadline.ts";
@@ -50,6 +51,7 @@ export async function createPgStores(
       consoleLinks: new ConsoleLinkStore(x),
       consoleSessions: new ConsoleSessionStore(x, storage),
       quotePurge: new QuotePurge(x),
+      idempotency: new IdempotencyStore(x),
       storage,
     },
     keysVersion,

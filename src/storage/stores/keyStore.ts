@@ -4,6 +4,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/apiKeyForm
 import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../../auth/keyVocabulary.ts";
 import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
+import { claimKey, type IdempotencyRecord } from "./idempotencyStore.ts";
 import { MetaCounter } from "../sqlite/metaCounter.ts";
 import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 import type { StorageHealth } from "../sqlite/storageHealth.ts";
@@ -236,15 +237,34 @@ export class KeyStore {
    * workspace's lock (lockWorkspace): a second process or instance (the CLI, another request)
    * cannot slip a key in between.
    */
-  async createBounded(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number, maxLive: number): Promise<CreatedKey | KeyWriteRefusal> {
+  createBounded(workspace: Workspace, input: Omit<NewKey, "workspace">, now: number, maxLive: number): Promise<CreatedKey | KeyWriteRefusal>;
+  createBounded(
+    workspace: Workspace,
+    input: Omit<NewKey, "workspace">,
+    now: number,
+    maxLive: number,
+    recordOf: ((created: CreatedKey) => IdempotencyRecord) | undefined,
+  ): Promise<CreatedKey | KeyWriteRefusal | { held: IdempotencyRecord }>;
+  async createBounded(
+    workspace: Workspace,
+    input: Omit<NewKey, "workspace">,
+    now: number,
+    maxLive: number,
+    /** With an idempotency key: its record, answering this key; the key is made only if the record claims it (see claimKey). */
+    recordOf?: (created: CreatedKey) => IdempotencyRecord,
+  ): Promise<CreatedKey | KeyWriteRefusal | { held: IdempotencyRecord }> {
     const x = this.x;
-    const made = await x.write(function* (db, t): Op<CreatedKey | KeyWriteRefusal> {
+    const made = await x.write(function* (db, t): Op<CreatedKey | KeyWriteRefusal | { held: IdempotencyRecord }> {
       yield* lockWorkspace(x, db, t, workspace.id);
+      // The limit before the claim: a refusal must leave no record behind (it would answer a key never made).
       const live = yield* liveCount(db, t, workspace.id, now);
       if (live >= maxLive) return { refused: "workspace-full", live };
       const fresh = newKey(workspace, input, now);
+      const created = { key: fresh.key, record: listingOf(fresh.record, workspace) };
+      const held = recordOf ? yield* claimKey(db, t, recordOf(created)) : undefined;
+      if (held) return { held };
       yield* run(db.insert(t.apiKeys).values(fresh.record));
-      return { key: fresh.key, record: listingOf(fresh.record, workspace) };
+      return created;
     });
     if ("key" in made) await this.changed();
     return made;

@@ -3,6 +3,7 @@ import type { leadEvents, leads } from "../../../db/schema.ts";
 import { foldText } from "../../domain/text.ts";
 import { row, rows, run, type Awaitable, type Executor, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
+import { claimKey, type IdempotencyRecord } from "./idempotencyStore.ts";
 
 /** Leads a search looks through at most (the newest), so a search costs a bounded scan. */
 export const SEARCH_SCAN_LIMIT = 50_000;
@@ -101,9 +102,21 @@ export class LeadStore {
     this.newestFirst = [desc(x.t.leads.createdAt), desc(this.order)];
   }
 
-  /** Resolves once committed (SQLite: group commit, see GroupCommit). */
-  async insert(lead: StoredLead): Promise<void> {
-    await this.x.apply((db, { leads }) => db.insert(leads).values(lead));
+  /**
+   * Resolves once committed (SQLite: group commit, see GroupCommit). With an idempotency record,
+   * the lead is written only if the record claims its key, in the same transaction; else nothing
+   * is written and the record holding the key is returned (see claimKey).
+   */
+  async insert(lead: StoredLead, record?: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
+    if (!record) {
+      await this.x.apply((db, { leads }) => db.insert(leads).values(lead));
+      return undefined;
+    }
+    return this.x.write(function* (db, t) {
+      const held = yield* claimKey(db, t, record);
+      if (!held) yield* run(db.insert(t.leads).values(lead));
+      return held;
+    });
   }
 
   list(workspaceId: string, page: number, limit: number): Awaitable<LeadPage> {

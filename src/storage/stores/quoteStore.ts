@@ -3,11 +3,12 @@ import { quotes } from "../../../db/schema.ts";
 import type { QuoteLine } from "../../domain/quotes/details.ts";
 import type { ProvinceCode } from "../../domain/provinces.ts";
 import type { RatedOffer } from "../../domain/rating/ratingEngine.ts";
-import { row, type Awaitable, type Executor } from "../executor.ts";
+import { row, run, type Awaitable, type Executor } from "../executor.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
 import { GroupCommit } from "../sqlite/groupCommit.ts";
 import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 import { storable } from "../storableText.ts";
+import { claimKey, type IdempotencyRecord } from "./idempotencyStore.ts";
 
 export interface StoredQuote {
   id: string;
@@ -40,12 +41,22 @@ export class QuoteStore {
   /**
    * Stores the quote and its offers. Resolves once committed (SQLite: group commit, see
    * GroupCommit), and rejects, with the database's error, if it was not; an offer that is not
-   * whole cents is refused before anything is written.
+   * whole cents is refused before anything is written. With an idempotency record, resolves to
+   * the record holding the key when another request took it first (nothing is then written).
    */
-  async insert(quote: StoredQuote): Promise<void> {
+  async insert(quote: StoredQuote, record?: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
     const offers = quote.offers.map(offerColumns);
-    if (this.sqlite) return this.sqlite.insert(quote, offers);
-    await this.x.apply((db, { quotes }) => db.insert(quotes).values({ ...quote, offers }));
+    if (record) {
+      // With an idempotency key: the quote only if the record claims the key, in one transaction (see claimKey).
+      return this.x.write(function* (db, t) {
+        const held = yield* claimKey(db, t, record);
+        if (!held) yield* run(db.insert(t.quotes).values({ ...quote, offers }));
+        return held;
+      });
+    }
+    if (this.sqlite) await this.sqlite.insert(quote, offers);
+    else await this.x.apply((db, { quotes }) => db.insert(quotes).values({ ...quote, offers }));
+    return undefined;
   }
 
   /** The workspace's quote with that id; undefined for an unknown id or another workspace's. */
