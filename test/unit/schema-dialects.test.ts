@@ -43,6 +43,7 @@ const sameRows: { [K in TableKey]: SameRow<K> } = {
   consoleLinks: true,
   consoleSessions: true,
   keyUsageDaily: true,
+  directoryAudit: true,
 };
 
 function tablesOf(schema: Record<string, unknown>): Map<string, Table> {
