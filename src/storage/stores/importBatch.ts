@@ -1,0 +1,55 @@
+import { eq } from "drizzle-orm";
+import type { RowError } from "../../importing/rowError.ts";
+import { row, rows, type Db, type Executor, type Op, type Runnable, type Tables } from "../executor.ts";
+
+/** How a run of an import writes: who and why (the audit trail), when, and whether to write at all (`--dry-run` does not). */
+export interface ImportWrite {
+  actor: string;
+  reason: string;
+  now: number;
+  /** false: every row is checked against the directory as it stands and classified, and nothing is written. */
+  write: boolean;
+}
+
+/** A record as the import hands it to a store: where it is in the file, and the record. */
+export interface ImportItem<T> {
+  line: number;
+  record: T;
+}
+
+/** What became of one record (the `--report` line): its key, and the id the directory gave it. */
+export type RowOutcome =
+  | { line: number; key: string; outcome: "created" | "updated" | "unchanged"; id: number }
+  | { line: number; key: string; outcome: "failed"; errors: RowError[] };
+
+/** Keys a statement's `IN (…)` list carries at most: well under both dialects' parameter limits. */
+const IN_LIST = 500;
+
+/** The rows of `select … where column in (keys)`, in lists of IN_LIST keys. */
+export function* rowsWhereIn<R>(keys: readonly string[] | readonly number[], select: (chunk: readonly (string | number)[]) => Runnable): Op<R[]> {
+  const found: R[] = [];
+  for (let i = 0; i < keys.length; i += IN_LIST) found.push(...((yield* rows(select(keys.slice(i, i + IN_LIST)))) as R[]));
+  return found;
+}
+
+/** The highest id a `select max(id)` query finds (0 when empty): new rows are numbered after it, under the write lock (see lockDirectory). */
+export function* highestId(query: Runnable): Op<number> {
+  const found = (yield* row(query)) as { n: number | string | null } | undefined;
+  return Number(found?.n ?? 0);
+}
+
+/**
+ * Takes the directory's write lock for the rest of the transaction, so ids numbered max + 1 are
+ * this writer's alone. SQLite: a write already holds the whole database's lock (BEGIN
+ * IMMEDIATE). PostgreSQL: the `directory_version` row, locked FOR UPDATE; every write to the
+ * directory tables updates that row (its version trigger), so every other directory writer
+ * queues behind this transaction, and two imports cannot number the same id.
+ */
+export function* lockDirectory(x: Executor, db: Db, t: Tables): Op<void> {
+  yield* row(x.forUpdate(db.select({ value: t.meta.value }).from(t.meta).where(eq(t.meta.key, "directory_version"))));
+}
+
+/** Runs the operation as one write, or (`write` false) as a read that writes nothing. */
+export async function runImportOp<T>(x: Executor, write: boolean, op: (db: Db, t: Tables) => Op<T>): Promise<T> {
+  return write ? x.write(op) : x.read(op);
+}
