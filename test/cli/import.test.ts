@@ -27,12 +27,21 @@ let databases = 0;
 /** A fresh, migrated, empty directory (no demo data: `migrate` alone). */
 async function emptyDirectory(): Promise<string> {
   const path = tmp.path(`import-${++databases}.db`);
-  expect((await runCli(["migrate", "--db", path])).code).toBe(0);
+  expect((await cli(["migrate"], path)).code).toBe(0);
   return path;
 }
 
-async function importJson(args: string[], stdin?: string) {
-  const result = await runCli(["import", ...args, "--json", "--quiet"], {}, stdin);
+/**
+ * The CLI on the test's database, named by DATABASE_PATH rather than --db: with
+ * TEST_DATABASE=postgres the harness then gives the command the test's PostgreSQL database
+ * (DATABASE_URL), which --db would override.
+ */
+function cli(args: string[], db: string, stdin?: string) {
+  return runCli(args, { DATABASE_PATH: db }, stdin);
+}
+
+async function importJson(args: string[], db: string, stdin?: string) {
+  const result = await cli(["import", ...args, "--json", "--quiet"], db, stdin);
   if (result.stdout === "") throw new Error(`import printed nothing (exit ${result.code}): ${result.stderr}`);
   return { code: result.code, stderr: result.stderr, summary: JSON.parse(result.stdout) as Record<string, unknown> };
 }
@@ -46,12 +55,12 @@ function csvFile(name: string, rows: string[]): string {
 describe("import", () => {
   test("the example files: 18 brokers in, the two bad rows refused with their line, column and message; reviews attach by externalId and slug; aggregates equal a recount", async () => {
     const db = await emptyDirectory();
-    const brokers = await importJson(["brokers", BROKERS, "--db", db]);
+    const brokers = await importJson(["brokers", BROKERS], db);
     expect(brokers.code).toBe(1); // some rows refused: the others are stored
     expect(brokers.summary).toEqual({ created: 18, updated: 0, unchanged: 0, unpublished: 0, failed: 2, errors: EXAMPLE_ERRORS, errorsOmitted: 0 });
     expect(brokers.stderr).toBe("Error: 2 record(s) refused; every other row was stored.\n");
 
-    const reviews = await importJson(["reviews", REVIEWS, "--db", db]);
+    const reviews = await importJson(["reviews", REVIEWS], db);
     expect(reviews).toMatchObject({ code: 0, summary: { created: 15, updated: 0, unchanged: 0, failed: 0, errors: [] } });
 
     const [maple] = await directoryRows(db, "SELECT id, review_count, average_rating, external_id FROM brokers WHERE slug = 'maple-leaf-insurance-brokers'");
@@ -63,14 +72,14 @@ describe("import", () => {
 
   test("a second run of the same files reports every row unchanged and writes nothing: no updatedAt, no directory version moves", async () => {
     const db = await emptyDirectory();
-    await importJson(["brokers", BROKERS, "--db", db]);
-    await importJson(["reviews", REVIEWS, "--db", db]);
+    await importJson(["brokers", BROKERS], db);
+    await importJson(["reviews", REVIEWS], db);
     const version = await directoryVersion(db);
     const updated = await directoryRows(db, "SELECT max(updated_at) AS at FROM brokers");
     const audited = await directoryRows(db, "SELECT count(*) AS n FROM directory_audit");
 
-    expect((await importJson(["brokers", BROKERS, "--db", db])).summary).toMatchObject({ created: 0, updated: 0, unchanged: 18, failed: 2 });
-    expect((await importJson(["reviews", REVIEWS, "--db", db])).summary).toMatchObject({ created: 0, updated: 0, unchanged: 15, failed: 0 });
+    expect((await importJson(["brokers", BROKERS], db)).summary).toMatchObject({ created: 0, updated: 0, unchanged: 18, failed: 2 });
+    expect((await importJson(["reviews", REVIEWS], db)).summary).toMatchObject({ created: 0, updated: 0, unchanged: 15, failed: 0 });
     expect(await directoryVersion(db)).toBe(version);
     expect(await directoryRows(db, "SELECT max(updated_at) AS at FROM brokers")).toEqual(updated);
     expect(await directoryRows(db, "SELECT count(*) AS n FROM directory_audit")).toEqual(audited);
@@ -79,13 +88,13 @@ describe("import", () => {
   test("--dry-run checks and counts every row and writes nothing", async () => {
     const db = await emptyDirectory();
     const version = await directoryVersion(db);
-    const dry = await importJson(["brokers", BROKERS, "--db", db, "--dry-run"]);
+    const dry = await importJson(["brokers", BROKERS, "--dry-run"], db);
     expect(dry.summary).toMatchObject({ created: 18, failed: 2, errors: EXAMPLE_ERRORS });
     expect(await directoryRows(db, "SELECT count(*) AS n FROM brokers")).toEqual([{ n: 0 }]);
     expect(await directoryRows(db, "SELECT count(*) AS n FROM directory_audit")).toEqual([{ n: 0 }]);
     expect(await directoryVersion(db)).toBe(version);
     // Reviews of brokers the directory lacks are refused, by the column that names the broker.
-    const reviews = await importJson(["reviews", REVIEWS, "--db", db, "--dry-run"]);
+    const reviews = await importJson(["reviews", REVIEWS, "--dry-run"], db);
     expect(reviews.summary).toMatchObject({ created: 0, failed: 15 });
     expect((reviews.summary.errors as unknown[])[0]).toEqual({ line: 1, field: "brokerExternalId", message: 'no broker has the externalId "CRM-1001": import the brokers first, or check the id' });
   }, 30_000);
@@ -95,13 +104,13 @@ describe("import", () => {
     const first = csvFile("edit-1.csv", [
       "CRM-1,Edit Me Insurance,edit-me,,416-555-0100,,First text.,1990,1-10,false,true,,Auto;Home,,English,1 King Street West,Toronto,ON,M5H 3T4,,,",
     ]);
-    expect((await importJson(["brokers", first, "--db", db])).summary).toMatchObject({ created: 1 });
+    expect((await importJson(["brokers", first], db)).summary).toMatchObject({ created: 1 });
     const second = csvFile("edit-2.csv", [
       "CRM-1,Edit Me Insurance,edit-me,,416-555-0100,,Second text.,1990,1-10,true,true,,Auto;Home;Life,,English,1 King Street West,Toronto,ON,M5H 3T4,true,,",
       "CRM-1,,,,,,,,,,,,,,,1250 boulevard René-Lévesque Ouest,Montréal,QC,H3B 4W8,false,,",
     ]);
     const version = await directoryVersion(db);
-    expect((await importJson(["brokers", second, "--db", db])).summary).toMatchObject({ created: 0, updated: 1, unchanged: 0 });
+    expect((await importJson(["brokers", second], db)).summary).toMatchObject({ created: 0, updated: 1, unchanged: 0 });
     expect(await directoryVersion(db)).toBeGreaterThan(version);
 
     const [broker] = await directoryRows(db, "SELECT id, description FROM brokers WHERE external_id = 'CRM-1'");
@@ -130,27 +139,27 @@ describe("import", () => {
       dropped: "CRM-B,Dropped Insurance,dropped-insurance,,,,,,,,,,Auto,,,1 King Street West,Toronto,ON,M5H 3T4,,,",
       keyless: ",Keyless Insurance,keyless-insurance,,,,,,,,,,Auto,,,1 King Street West,Toronto,ON,M5H 3T4,,,",
     };
-    await importJson(["brokers", csvFile("sync-1.csv", Object.values(rows)), "--db", db]);
-    const synced = await importJson(["brokers", csvFile("sync-2.csv", [rows.kept]), "--db", db, "--sync"]);
+    await importJson(["brokers", csvFile("sync-1.csv", Object.values(rows))], db);
+    const synced = await importJson(["brokers", csvFile("sync-2.csv", [rows.kept]), "--sync"], db);
     expect(synced.summary).toMatchObject({ created: 0, unchanged: 1, unpublished: 1, failed: 0 });
     expect(await directoryRows(db, "SELECT slug FROM brokers WHERE published = true ORDER BY slug")).toEqual([{ slug: "kept-insurance" }, { slug: "keyless-insurance" }]);
     expect(await directoryRows(db, "SELECT count(*) AS n FROM brokers")).toEqual([{ n: 3 }]);
     const [entry] = await directoryRows(db, "SELECT a.action, a.reason FROM directory_audit a JOIN brokers b ON b.id = a.broker_id WHERE b.slug = 'dropped-insurance' AND a.action = 'unpublished'");
     expect(entry).toEqual({ action: "unpublished", reason: "import brokers sync-2.csv" });
     // The file lists it again: published again, by the file's `published` (true unless it says otherwise).
-    const back = await importJson(["brokers", csvFile("sync-3.csv", [rows.kept, rows.dropped]), "--db", db, "--sync"]);
+    const back = await importJson(["brokers", csvFile("sync-3.csv", [rows.kept, rows.dropped]), "--sync"], db);
     expect(back.summary).toMatchObject({ updated: 1, unchanged: 1, unpublished: 0 });
   }, 30_000);
 
   test("--report writes one JSON line per row; --all-or-nothing writes nothing when a row is refused", async () => {
     const db = await emptyDirectory();
     const report = tmp.path("report.ndjson");
-    const all = await importJson(["brokers", BROKERS, "--db", db, "--all-or-nothing", "--report", report]);
+    const all = await importJson(["brokers", BROKERS, "--all-or-nothing", "--report", report], db);
     expect(all.summary).toMatchObject({ created: 18, failed: 2 });
     expect(all.stderr).toBe("Error: 2 record(s) refused: nothing was written.\n");
     expect(await directoryRows(db, "SELECT count(*) AS n FROM brokers")).toEqual([{ n: 0 }]);
 
-    await importJson(["brokers", BROKERS, "--db", db, "--report", report]);
+    await importJson(["brokers", BROKERS, "--report", report], db);
     const lines = (await Bun.file(report).text()).trim().split("\n").map((line) => JSON.parse(line));
     expect(lines).toHaveLength(20);
     expect(lines[0]).toMatchObject({ line: 2, key: "CRM-1001", outcome: "created" });
@@ -160,7 +169,7 @@ describe("import", () => {
   test("standard input with -", async () => {
     const db = await emptyDirectory();
     const text = await Bun.file(BROKERS).text();
-    expect((await importJson(["brokers", "-", "--db", db], text)).summary).toMatchObject({ created: 18, failed: 2 });
+    expect((await importJson(["brokers", "-"], db, text)).summary).toMatchObject({ created: 18, failed: 2 });
   }, 30_000);
 
   test("bad input is one line and exit 1; a mistake in the command is exit 2; never a stack trace", async () => {
@@ -178,7 +187,7 @@ describe("import", () => {
       [["brokers", "-", "--all-or-nothing"], 2, /^Error: --all-or-nothing reads the file twice/],
     ];
     for (const [args, code, stderr] of cases) {
-      const result = await runCli(["import", ...args, "--db", db]);
+      const result = await runCli(["import", ...args]);
       expect({ args, code: result.code, stderr: result.stderr }).toMatchObject({ args, code, stderr: expect.stringMatching(stderr) });
       expect(result.stderr).not.toContain("    at ");
     }
