@@ -3,7 +3,7 @@ import { foldText } from "../../domain/text.ts";
 import type { BrokerRecord } from "../../schemas/directoryRecords.ts";
 import { run, rows, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { appendAudit, type NewAuditEntry } from "./directoryAuditStore.ts";
-import { highestId, lockDirectory, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
+import { highestId, journalChanges, lockDirectory, skipRowTriggers, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
 import {
   brokerChanges,
   brokerFieldsOf,
@@ -74,6 +74,7 @@ export class BrokerImportStore {
         const ids = missing.map((broker) => broker.id);
         await x.write(function* (db, t) {
           yield* lockDirectory(x, db, t);
+          yield* skipRowTriggers(x, db, t);
           // Only those still published: a broker republished meanwhile is not on record as unpublished here.
           const changed = yield* rows(
             db.update(t.brokers).set({ published: false, updatedAt: how.now }).where(and(inArray(t.brokers.id, ids), eq(t.brokers.published, true))).returning({ id: t.brokers.id }),
@@ -82,6 +83,7 @@ export class BrokerImportStore {
             brokerId: id, reviewId: null, actor: how.actor, at: how.now, action: "unpublished", before: { published: true }, after: { published: false }, reason: how.reason,
           }));
           yield* appendAudit(db, t, entries);
+          yield* journalChanges(x, db, t, ids, false);
         });
       }
       unpublished.push(...missing);
@@ -90,7 +92,10 @@ export class BrokerImportStore {
 }
 
 function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<BrokerRecord>[], how: ImportWrite): Op<RowOutcome[]> {
-  if (how.write) yield* lockDirectory(x, db, t);
+  if (how.write) {
+    yield* lockDirectory(x, db, t);
+    yield* skipRowTriggers(x, db, t);
+  }
   const { brokers, brokerLocations, brokerLines } = t;
   const externalIds = items.flatMap(({ record }) => (record.externalId !== null ? [record.externalId] : []));
   const slugs = items.map(({ record }) => record.slug);
@@ -187,6 +192,7 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     yield* insertAll(db, brokerLocations, newOffices);
     yield* insertAll(db, brokerLines, newLines);
     yield* appendAudit(db, t, audit);
+    yield* journalChanges(x, db, t, audit.map((entry) => entry.brokerId), false);
   }
   return outcomes;
 }

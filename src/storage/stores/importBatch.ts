@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { RowError } from "../../importing/rowError.ts";
-import { row, rows, type Db, type Executor, type Op, type Runnable, type Tables } from "../executor.ts";
+import { row, rows, run, type Db, type Executor, type Op, type Runnable, type Tables } from "../executor.ts";
 
 /** How a run of an import writes: who and why (the audit trail), when, and whether to write at all (`--dry-run` does not). */
 export interface ImportWrite {
@@ -47,6 +47,35 @@ export function* highestId(query: Runnable): Op<number> {
  */
 export function* lockDirectory(x: Executor, db: Db, t: Tables): Op<void> {
   yield* row(x.forUpdate(db.select({ value: t.meta.value }).from(t.meta).where(eq(t.meta.key, "directory_version"))));
+}
+
+/**
+ * PostgreSQL only: this transaction's rows skip the per-row triggers (broker_directory.bulk_load,
+ * as the seed does), and the writer journals its changes itself, once per broker (journalChanges).
+ * Row by row, every office, line and review inserted a change and trimmed the journal in a
+ * statement of its own; the trims walked ever more dead rows, and 20,000 brokers took minutes
+ * (SQLite's triggers, which delete for real, stay as they are). The statement-level version
+ * triggers still fire, so the version moves and every instance is told.
+ */
+export function* skipRowTriggers(x: Executor, db: Db, t: Tables): Op<void> {
+  if (x.dialect !== "postgres") return;
+  yield* row(db.select({ on: sql`set_config('broker_directory.bulk_load', 'on', true)` }).from(t.meta).limit(1));
+}
+
+/**
+ * PostgreSQL only, after skipRowTriggers: what the row triggers would have done for these
+ * brokers, once each. With `ratings`, their rating aggregates are recounted from their published
+ * reviews (recount_broker_ratings, the triggers' own function) and the change is ratings-only;
+ * else the change says the broker itself changed. Replicas follow the journal as ever.
+ */
+export function* journalChanges(x: Executor, db: Db, t: Tables, brokerIds: Iterable<number>, ratings: boolean): Op<void> {
+  if (x.dialect !== "postgres") return;
+  const ids = [...new Set(brokerIds)];
+  for (let i = 0; i < ids.length; i += IN_LIST) {
+    const chunk = ids.slice(i, i + IN_LIST);
+    if (ratings) yield* rows(db.select({ done: sql`recount_broker_ratings(${t.brokers.id})` }).from(t.brokers).where(inArray(t.brokers.id, chunk)));
+    yield* run(db.insert(t.directoryChanges).values(chunk.map((brokerId) => ({ brokerId, ratingsOnly: ratings }))));
+  }
 }
 
 /** Runs the operation as one write, or (`write` false) as a read that writes nothing. */

@@ -3,7 +3,7 @@ import type { reviews } from "../../../db/schema.ts";
 import type { ReviewRecord } from "../../schemas/directoryRecords.ts";
 import { run, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { appendAudit, type NewAuditEntry } from "./directoryAuditStore.ts";
-import { highestId, lockDirectory, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
+import { highestId, journalChanges, lockDirectory, skipRowTriggers, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
 
 type StoredReview = typeof reviews.$inferSelect;
 type BrokerRef = { id: number; externalId: string | null; slug: string };
@@ -28,8 +28,9 @@ const INSERT_ROWS = 500;
  * `externalId` or slug (a broker the directory lacks is a row error). New reviews are numbered
  * max(id) + 1 under the directory's write lock (lockDirectory): reviews are clustered without a
  * rowid in SQLite, so the writer gives the id. A review whose stored fields equal the record's is
- * not touched. The rating aggregates follow through the reviews' triggers, in the same
- * transaction, so they are never out of step with the reviews; every change is on the audit trail.
+ * not touched. The rating aggregates follow in the same transaction, so they are never out of
+ * step with the reviews: SQLite's review triggers keep them; over PostgreSQL each touched broker
+ * is recounted once a batch (journalChanges). Every change is on the audit trail.
  * A review's `published` is the directory's (moderation), not the file's: an import publishes a
  * new review and leaves an existing one's as it is.
  */
@@ -43,7 +44,10 @@ export class ReviewImportStore {
 }
 
 function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<ReviewRecord>[], how: ImportWrite): Op<RowOutcome[]> {
-  if (how.write) yield* lockDirectory(x, db, t);
+  if (how.write) {
+    yield* lockDirectory(x, db, t);
+    yield* skipRowTriggers(x, db, t);
+  }
   const { brokers, reviews } = t;
   const brokerColumns = { id: brokers.id, externalId: brokers.externalId, slug: brokers.slug };
   const brokerExternalIds = [...new Set(items.flatMap(({ record }) => (record.brokerExternalId !== null ? [record.brokerExternalId] : [])))];
@@ -67,6 +71,8 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
   const created = new Map<string, StoredReview>();
   const audit: NewAuditEntry[] = [];
   const outcomes: RowOutcome[] = [];
+  /** Brokers whose reviews changed (a moved review's old broker too): their aggregates follow. */
+  const touched = new Set<number>();
   for (const { line, record } of items) {
     const key = record.externalId;
     const brokerId = record.brokerExternalId !== null ? brokerByExternalId.get(record.brokerExternalId) : brokerBySlug.get(record.brokerSlug!);
@@ -84,6 +90,7 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
       created.set(key, review);
       // A review created twice in one batch (a repeated key): the second is an update of the first.
       existing.set(key, review);
+      touched.add(brokerId);
       audit.push({ brokerId, reviewId: id, actor: how.actor, at: how.now, action: "created", before: null, after: auditFields(fields), reason: how.reason });
       outcomes.push({ line, key, outcome: "created", id });
       continue;
@@ -101,6 +108,7 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
       continue;
     }
     outcomes.push({ line, key, outcome: "updated", id: stored.id });
+    touched.add(stored.brokerId).add(brokerId);
     audit.push({ brokerId, reviewId: stored.id, actor: how.actor, at: how.now, action: "updated", before: auditFields(before), after: auditFields(after), reason: how.reason });
     const pending = created.get(key);
     if (pending) Object.assign(pending, fields);
@@ -111,6 +119,7 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     const values = [...created.values()];
     for (let i = 0; i < values.length; i += INSERT_ROWS) yield* run(db.insert(reviews).values(values.slice(i, i + INSERT_ROWS)));
     yield* appendAudit(db, t, audit);
+    yield* journalChanges(x, db, t, touched, true);
   }
   return outcomes;
 }
