@@ -2,6 +2,7 @@
 import { ConfigError } from "./config.ts";
 import { backupCommand } from "./cli/backupCommand.ts";
 import { printableLines, RefusedError, UsageError } from "./cli/cliSupport.ts";
+import { exportCommand } from "./cli/exportCommand.ts";
 import { importCommand } from "./cli/importCommand.ts";
 import { keysCommand } from "./cli/keysCommand.ts";
 import { consoleLinkCommand } from "./cli/consoleLinkCommand.ts";
@@ -23,6 +24,7 @@ Commands:
   migrate   Apply pending database migrations
   seed      Replace the directory with generated demo data
   import    Upsert brokers or reviews from a CSV, NDJSON or JSON file
+  export    Write the brokers or reviews in the columns import reads
   keys      Create, list and revoke API keys
   console-link  Print a one-time sign-in link to a workspace's console (or end its sessions)
   backup    Copy the live database to a new file while it serves
@@ -35,6 +37,7 @@ const commands: Record<string, (args: string[], env: Record<string, string | und
   migrate: migrateCommand,
   seed: seedCommand,
   import: importCommand,
+  export: exportCommand,
   keys: keysCommand,
   "console-link": consoleLinkCommand,
   backup: backupCommand,

@@ -55,7 +55,9 @@ export async function runImport(x: Executor, options: ImportRunOptions): Promise
   if (options.kind === "brokers") {
     const store = new BrokerImportStore(x);
     const listed = options.sync ? new KeyTracker() : undefined;
-    const result = await writeEvents(readBrokerImport(options.input), store, options, (record: BrokerRecord, line) => {
+    // Set before the first record: readBrokerImport tells the format first.
+    const events = readBrokerImport(options.input, (format) => (options.how.officePhones = format !== "csv"));
+    const result = await writeEvents(events, store, options, (record: BrokerRecord, line) => {
       if (listed && record.externalId !== null) listed.seen(record.externalId, line);
     });
     if (!listed) return result;

@@ -155,6 +155,7 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     // A file keyed by slug never takes away an externalId the broker has.
     if (fields.externalId === null && stored) fields.externalId = stored.externalId;
     const offices = record.locations.map(officeFieldsOf);
+    if (how.officePhones === false && stored) keepOfficePhones(offices, officesOf.get(stored.id) ?? []);
 
     if (!stored) {
       const id = how.write ? nextBrokerId++ : 0;
@@ -195,4 +196,13 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     yield* journalChanges(x, db, t, audit.map((entry) => entry.brokerId), false);
   }
   return outcomes;
+}
+
+/** Offices given without a phone by a file that cannot give one take the phone stored for the same office. */
+function keepOfficePhones(offices: OfficeFields[], stored: readonly OfficeFields[]): void {
+  for (const office of offices) {
+    if (office.phone !== null) continue;
+    const same = stored.find((old) => old.address === office.address && old.postalCode === office.postalCode);
+    if (same) office.phone = same.phone;
+  }
 }

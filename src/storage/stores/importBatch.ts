@@ -9,6 +9,12 @@ export interface ImportWrite {
   now: number;
   /** false: every row is checked against the directory as it stands and classified, and nothing is written. */
   write: boolean;
+  /**
+   * Brokers: whether the file can give an office its own phone. A CSV cannot (no column): an
+   * office it gives without one keeps the phone stored for the same office (same address and
+   * postal code), so a CSV round trip changes nothing.
+   */
+  officePhones?: boolean;
 }
 
 /** A record as the import hands it to a store: where it is in the file, and the record. */

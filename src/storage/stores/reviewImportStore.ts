@@ -1,4 +1,4 @@
-import { eq, inArray, max } from "drizzle-orm";
+import { and, eq, inArray, isNull, max } from "drizzle-orm";
 import type { reviews } from "../../../db/schema.ts";
 import type { ReviewRecord } from "../../schemas/directoryRecords.ts";
 import { run, type Db, type Executor, type Op, type Tables } from "../executor.ts";
@@ -18,6 +18,9 @@ interface ReviewFields {
   createdAt: number;
 }
 const REVIEW_KEYS = ["brokerId", "authorName", "rating", "title", "body", "createdAt"] as const satisfies readonly (keyof ReviewFields)[];
+
+/** The key export gives a review without an externalId. */
+const OWN_KEY = /^review:(\d{1,9})$/;
 
 /** Reviews a multi-row INSERT carries (10 columns). */
 const INSERT_ROWS = 500;
@@ -64,6 +67,15 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
   const keys = items.map(({ record }) => record.externalId);
   for (const review of yield* rowsWhereIn<StoredReview>(keys, (chunk) => db.select().from(reviews).where(inArray(reviews.externalId, chunk as string[])))) {
     existing.set(review.externalId!, review);
+  }
+  // A review made without an externalId is exported as `review:<id>` (src/cli/exportRecords.ts):
+  // found again by that id, and left without an externalId.
+  const byOwnId = keys.flatMap((key) => {
+    const id = existing.has(key) ? undefined : OWN_KEY.exec(key)?.[1];
+    return id === undefined ? [] : [Number(id)];
+  });
+  for (const review of yield* rowsWhereIn<StoredReview>(byOwnId, (chunk) => db.select().from(reviews).where(and(inArray(reviews.id, chunk as number[]), isNull(reviews.externalId))))) {
+    existing.set(`review:${review.id}`, review);
   }
   let nextId = how.write ? (yield* highestId(db.select({ n: max(reviews.id) }).from(reviews))) + 1 : 0;
 
