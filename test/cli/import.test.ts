@@ -8,14 +8,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, runCli, tempDir } from "./cliHarness.ts";
 import { directoryIntegrity, directoryRows, directoryVersion } from "../support/directoryRows.ts";
+import { BROKERS_CSV_HEADER } from "../support/generatedImport.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
 
 const BROKERS = join(REPO, "db/examples/brokers.csv");
 const REVIEWS = join(REPO, "db/examples/reviews.ndjson");
-const HEADER =
-  "externalId,name,slug,email,phone,website,description,foundingYear,teamSize,isVerified,published,licenseNumber,insuranceLines,specialties,languages,address,city,province,postalCode,isPrimary,latitude,longitude";
 
 /** The example files' two refused rows, as the summary words them. */
 const EXAMPLE_ERRORS = [
@@ -48,7 +47,7 @@ async function importJson(args: string[], db: string, stdin?: string) {
 
 function csvFile(name: string, rows: string[]): string {
   const path = tmp.path(name);
-  writeFileSync(path, [HEADER, ...rows].join("\n"));
+  writeFileSync(path, [BROKERS_CSV_HEADER, ...rows].join("\n"));
   return path;
 }
 

@@ -1,7 +1,8 @@
 import { createWriteStream } from "node:fs";
 import { finished } from "node:stream/promises";
 
-const HEADER =
+/** The header of a brokers CSV, every column import reads. */
+export const BROKERS_CSV_HEADER =
   "externalId,name,slug,email,phone,website,description,foundingYear,teamSize,isVerified,published,licenseNumber,insuranceLines,specialties,languages,address,city,province,postalCode,isPrimary,latitude,longitude";
 /** Offices in places our postal-code data knows. */
 const PLACES = [
@@ -21,7 +22,7 @@ const LINES = ["Auto;Home", "Auto;Home;Commercial", "Home;Life", "Auto;Travel;Ho
  */
 export async function writeBrokersCsv(path: string, count: number, variant = 0): Promise<void> {
   const out = createWriteStream(path);
-  out.write(`${HEADER}\n`);
+  out.write(`${BROKERS_CSV_HEADER}\n`);
   for (let i = 1; i <= count; i++) {
     const [city, province, postalCode] = PLACES[i % PLACES.length]!;
     const head = `GEN-${i},Generated Brokerage ${i},generated-brokerage-${i},office${i}@example.ca,416-555-${String(i % 10_000).padStart(4, "0")},https://broker${i}.example.ca,"Brokerage number ${i}, version ${variant}.",${1950 + (i % 70)},11-50,${i % 3 === 0},true,,${LINES[i % LINES.length]},Families,English;French`;

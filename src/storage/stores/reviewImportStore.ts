@@ -8,16 +8,9 @@ import { highestId, journalChanges, lockDirectory, skipRowTriggers, rowsWhereIn,
 type StoredReview = typeof reviews.$inferSelect;
 type BrokerRef = { id: number; externalId: string | null; slug: string };
 
-/** A review's fields as an import sets them, in the stored row's names. */
-interface ReviewFields {
-  brokerId: number;
-  authorName: string;
-  rating: number;
-  title: string;
-  body: string;
-  createdAt: number;
-}
-const REVIEW_KEYS = ["brokerId", "authorName", "rating", "title", "body", "createdAt"] as const satisfies readonly (keyof ReviewFields)[];
+/** The fields of a review an import sets (the rest are the directory's: id, published). */
+const REVIEW_KEYS = ["brokerId", "authorName", "rating", "title", "body", "createdAt"] as const satisfies readonly (keyof StoredReview)[];
+type ReviewFields = Pick<StoredReview, (typeof REVIEW_KEYS)[number]>;
 
 /** The key export gives a review without an externalId. */
 const OWN_KEY = /^review:(\d{1,9})$/;
