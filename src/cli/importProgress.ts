@@ -21,6 +21,7 @@ export class ImportProgress {
     private readonly totalBytes: number | undefined,
     private readonly quiet: boolean,
     private readonly terminal = process.stderr.isTTY === true,
+    private readonly write: (text: string) => void = (text) => process.stderr.write(text),
   ) {}
 
   update(rows: number): void {
@@ -36,13 +37,13 @@ export class ImportProgress {
       if (share > 0.01) line += `, ETA ${clock((seconds / share) * (1 - share))}`;
     }
     if (this.terminal) {
-      process.stderr.write(`\r\x1b[2K${line}`);
+      this.write(`\r\x1b[2K${line}`);
       this.shownOnTerminal = true;
-    } else process.stderr.write(`${line}\n`);
+    } else this.write(`${line}\n`);
   }
 
   /** Ends the rewritten line, so what follows starts on its own. */
   done(): void {
-    if (this.shownOnTerminal) process.stderr.write("\n");
+    if (this.shownOnTerminal) this.write("\n");
   }
 }
