@@ -12,7 +12,7 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(Math.fl
  */
 export class ImportProgress {
   private readonly started = performance.now();
-  private lastShown = 0;
+  private lastShown = Number.NEGATIVE_INFINITY;
   private shownOnTerminal = false;
 
   constructor(
