@@ -4,6 +4,7 @@ import { importInputFromPath, type ImportInput } from "../importing/byteSource.t
 import type { ImportSummary } from "../importing/importSummary.ts";
 import { formatRowError, ImportFileError } from "../importing/rowError.ts";
 import { CLI_ACTOR } from "../storage/stores/directoryAuditStore.ts";
+import { DatabaseNotWritableError, isBusyLock, storageFaultOf } from "../storage/storageFault.ts";
 import { parseCommandArgs, plainFlag, printJson, printableLines, RefusedError, UsageError } from "./cliSupport.ts";
 import { openDirectoryWriter } from "./directoryStores.ts";
 import { ImportProgress } from "./importProgress.ts";
@@ -83,6 +84,11 @@ export async function importCommand(args: string[], env: Record<string, string |
     } else result = await pass(wrote, report?.add);
   } catch (error) {
     if (error instanceof ImportFileError) throw new RefusedError(`${file === "-" ? "standard input" : file}: ${error.message}`);
+    const fault = storageFaultOf(error) ?? (isBusyLock(error) ? "busy: another process held the write lock too long" : undefined);
+    if (fault && !(writer.explain(error) instanceof DatabaseNotWritableError)) {
+      // One line, never a stack: what was committed stays (whole batches), and a re-run finishes the job.
+      throw new RefusedError(`The database refused the import's writes (${fault}): ${error instanceof Error ? error.message.split("\n")[0] : String(error)}. Every batch written before stays; run the same command again to finish.`);
+    }
     throw writer.explain(error);
   } finally {
     report?.close();

@@ -7,7 +7,7 @@ import { readReviewImport } from "../importing/reviewImport.ts";
 import type { RowError } from "../importing/rowError.ts";
 import type { BrokerRecord, ReviewRecord } from "../schemas/directoryRecords.ts";
 import type { Executor } from "../storage/executor.ts";
-import { storageFaultOf } from "../storage/storageFault.ts";
+import { isBusyLock, storageFaultOf } from "../storage/storageFault.ts";
 import { BrokerImportStore } from "../storage/stores/brokerImportStore.ts";
 import type { ImportItem, ImportWrite, RowOutcome } from "../storage/stores/importBatch.ts";
 import { ReviewImportStore } from "../storage/stores/reviewImportStore.ts";
@@ -128,7 +128,8 @@ async function writeBatch<T>(store: Writer<T>, items: readonly ImportItem<T>[], 
   try {
     return await store.batch(items, how);
   } catch (error) {
-    if (storageFaultOf(error)) throw error;
+    // The database, not the record: every later batch would fail the same way.
+    if (storageFaultOf(error) || isBusyLock(error)) throw error;
     if (items.length > 1) {
       const outcomes: RowOutcome[] = [];
       for (const item of items) outcomes.push(...(await writeBatch(store, [item], how)));
