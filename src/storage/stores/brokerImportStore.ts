@@ -3,7 +3,7 @@ import { foldText } from "../../domain/text.ts";
 import type { BrokerRecord } from "../../schemas/directoryRecords.ts";
 import { run, rows, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { appendAudit, type NewAuditEntry } from "./directoryAuditStore.ts";
-import { highestId, journalChanges, lockDirectory, skipRowTriggers, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
+import { highestId, insertRows, journalChanges, lockDirectory, skipRowTriggers, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
 import {
   brokerChanges,
   brokerFieldsOf,
@@ -17,17 +17,11 @@ import {
   type StoredOffice,
 } from "./importedBroker.ts";
 
-/** Rows a multi-row INSERT carries (brokers have 28 columns: 14,000 parameters, under both dialects' limits). */
-const INSERT_ROWS = 500;
 /** Brokers read per page when `--sync` looks for those the file no longer lists. */
 const SYNC_PAGE = 1_000;
 
 /** The key a broker is imported by, as the report shows it. */
 export const brokerKeyOf = (record: BrokerRecord) => (record.externalId !== null ? record.externalId : record.slug);
-
-function* insertAll(db: Db, table: Parameters<Db["insert"]>[0], values: readonly Record<string, unknown>[]): Op<void> {
-  for (let i = 0; i < values.length; i += INSERT_ROWS) yield* run(db.insert(table).values(values.slice(i, i + INSERT_ROWS) as never));
-}
 
 const lineRows = (brokerId: number, lines: readonly string[]) => lines.map((line) => ({ brokerId, lineKey: foldText(line) }));
 
@@ -82,7 +76,7 @@ export class BrokerImportStore {
           const entries: NewAuditEntry[] = changed.map(({ id }) => ({
             brokerId: id, reviewId: null, actor: how.actor, at: how.now, action: "unpublished", before: { published: true }, after: { published: false }, reason: how.reason,
           }));
-          yield* appendAudit(db, t, entries);
+          yield* appendAudit(x, db, t, entries);
           yield* journalChanges(x, db, t, ids, false);
         });
       }
@@ -189,10 +183,10 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
   }
   if (how.write) {
     // Parents first: offices and lines reference their broker.
-    yield* insertAll(db, brokers, newBrokers);
-    yield* insertAll(db, brokerLocations, newOffices);
-    yield* insertAll(db, brokerLines, newLines);
-    yield* appendAudit(db, t, audit);
+    yield* insertRows(x, db, brokers, newBrokers);
+    yield* insertRows(x, db, brokerLocations, newOffices);
+    yield* insertRows(x, db, brokerLines, newLines);
+    yield* appendAudit(x, db, t, audit);
     yield* journalChanges(x, db, t, audit.map((entry) => entry.brokerId), false);
   }
   return outcomes;

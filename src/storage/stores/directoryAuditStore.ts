@@ -1,6 +1,7 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { directoryAudit } from "../../../db/schema.ts";
-import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
+import { row, rows, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
+import { insertRows } from "./importBatch.ts";
 
 export type AuditEntry = typeof directoryAudit.$inferSelect;
 export type NewAuditEntry = Omit<AuditEntry, "id">;
@@ -9,15 +10,12 @@ export type AuditAction = "created" | "updated" | "unpublished";
 /** Who made a change, as the audit trail names them. */
 export const CLI_ACTOR = "cli";
 
-/** Rows a multi-row INSERT of audit entries carries (9 columns each: well under both dialects' parameter limits). */
-const INSERT_ROWS = 500;
-
 /**
  * Appends audit entries inside the caller's write (one transaction with the change itself, so a
  * change is never on record without having happened, nor the other way round).
  */
-export function* appendAudit(db: Db, t: Tables, entries: readonly NewAuditEntry[]): Op<void> {
-  for (let i = 0; i < entries.length; i += INSERT_ROWS) yield* run(db.insert(t.directoryAudit).values(entries.slice(i, i + INSERT_ROWS)));
+export function* appendAudit(x: Executor, db: Db, t: Tables, entries: readonly NewAuditEntry[]): Op<void> {
+  yield* insertRows(x, db, t.directoryAudit, entries);
 }
 
 export interface AuditPage {

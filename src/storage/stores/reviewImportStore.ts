@@ -3,7 +3,7 @@ import type { reviews } from "../../../db/schema.ts";
 import type { ReviewRecord } from "../../schemas/directoryRecords.ts";
 import { run, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { appendAudit, type NewAuditEntry } from "./directoryAuditStore.ts";
-import { highestId, journalChanges, lockDirectory, skipRowTriggers, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
+import { highestId, insertRows, journalChanges, lockDirectory, skipRowTriggers, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
 
 type StoredReview = typeof reviews.$inferSelect;
 type BrokerRef = { id: number; externalId: string | null; slug: string };
@@ -15,8 +15,6 @@ type ReviewFields = Pick<StoredReview, (typeof REVIEW_KEYS)[number]>;
 /** The key export gives a review without an externalId. */
 const OWN_KEY = /^review:(\d{1,9})$/;
 
-/** Reviews a multi-row INSERT carries (10 columns). */
-const INSERT_ROWS = 500;
 
 /**
  * Writes imported reviews (issue 27), written once for both dialects: a batch is one
@@ -121,9 +119,8 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     existing.set(key, { ...stored, ...fields });
   }
   if (how.write) {
-    const values = [...created.values()];
-    for (let i = 0; i < values.length; i += INSERT_ROWS) yield* run(db.insert(reviews).values(values.slice(i, i + INSERT_ROWS)));
-    yield* appendAudit(db, t, audit);
+    yield* insertRows(x, db, reviews, [...created.values()]);
+    yield* appendAudit(x, db, t, audit);
     yield* journalChanges(x, db, t, touched, true);
   }
   return outcomes;
