@@ -150,6 +150,40 @@ describe("import", () => {
     expect(back.summary).toMatchObject({ updated: 1, unchanged: 1, unpublished: 0 });
   }, 30_000);
 
+  test("an edited review is updated in place, a review moved to another broker leaves it, and every aggregate equals a recount", async () => {
+    const db = await emptyDirectory();
+    await importJson(["brokers", BROKERS], db);
+    await importJson(["reviews", REVIEWS], db);
+    const lines = (await Bun.file(REVIEWS).text()).trim().split("\n");
+    const edited = lines.map((line) => {
+      const review = JSON.parse(line);
+      if (review.externalId === "RV-20001") review.rating = 1; // Maple Leaf: 5 becomes 1
+      if (review.externalId === "RV-20002") review.brokerExternalId = "CRM-1004"; // from Maple Leaf to Pacific Shores
+      return JSON.stringify(review);
+    });
+    const file = tmp.path("reviews-edited.ndjson");
+    writeFileSync(file, edited.join("\n"));
+    expect((await importJson(["reviews", file], db)).summary).toMatchObject({ created: 0, updated: 2, unchanged: 13, failed: 0 });
+    const counts = await directoryRows(db, "SELECT slug, review_count, average_rating FROM brokers WHERE external_id IN ('CRM-1001', 'CRM-1004') ORDER BY slug");
+    expect(counts).toEqual([
+      { slug: "maple-leaf-insurance-brokers", review_count: 2, average_rating: 2.5 },
+      { slug: "pacific-shores-insurance-vancouver", review_count: 2, average_rating: 4 },
+    ]);
+    expect(await directoryIntegrity(db)).toEqual({ aggregatesOff: [], withoutOffices: [] });
+    const [moved] = await directoryRows(db, "SELECT a.before, a.after FROM directory_audit a WHERE a.review_id IS NOT NULL AND a.action = 'updated' ORDER BY a.id DESC LIMIT 1");
+    const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+    expect(Object.keys(json(moved!.after))).toEqual(["brokerId"]);
+  }, 30_000);
+
+  test("--sync unpublishes nothing when a row of the file was refused, and says why", async () => {
+    const db = await emptyDirectory();
+    await importJson(["brokers", BROKERS], db);
+    const result = await cli(["import", "brokers", BROKERS, "--sync", "--quiet"], db);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("0 unpublished, 2 failed.");
+    expect(result.stdout).toContain("--sync unpublished nothing: 2 record(s) failed, and a failed row may be a broker the file still lists");
+  }, 30_000);
+
   test("--report writes one JSON line per row; --all-or-nothing writes nothing when a row is refused", async () => {
     const db = await emptyDirectory();
     const report = tmp.path("report.ndjson");
