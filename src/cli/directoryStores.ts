@@ -9,6 +9,9 @@ import { SqliteExecutor } from "../storage/sqlite/sqliteExecutor.ts";
 import { withoutPassword } from "./printableUrl.ts";
 import { postgresUrlOf } from "./workspaceStores.ts";
 
+/** The import's page cache over SQLite, in KiB. */
+const IMPORT_CACHE_KIB = 64 * 1024;
+
 export interface DirectoryWriter {
   /** The stores' executor over the database the server uses. */
   x: Executor;
@@ -32,6 +35,11 @@ export async function openDirectoryWriter(values: { db?: string; "database-url"?
     const target = readSetting("databasePath", { flags: values, env });
     const db = openDatabase(target);
     migrate(db);
+    // Pages through a bounded cache rather than the 1 GiB map a server reads with: an import
+    // touches the whole file once (1.2 million reviews: a 750 MB file), and mapped pages count in
+    // the process's memory (577 MB peak with the map). 64 MiB holds the B-trees' upper pages.
+    db.$client.exec("PRAGMA mmap_size = 0");
+    db.$client.exec(`PRAGMA cache_size = -${IMPORT_CACHE_KIB}`);
     return { x: SqliteExecutor.of(db), target, explain: (error) => error, close: async () => closeDatabase(db) };
   }
   // One batch at a time: two connections are plenty (a read beside a write at most).
