@@ -184,6 +184,22 @@ describe("import", () => {
     expect(result.stdout).toContain("--sync unpublished nothing: 2 record(s) failed, and a failed row may be a broker the file still lists");
   }, 30_000);
 
+  test("a broker made without an externalId is taken over by the first record that names its slug; a slug another broker holds is a row error", async () => {
+    const db = await emptyDirectory();
+    const office = "1 King Street West,Toronto,ON,M5H 3T4,,,";
+    await importJson(["brokers", csvFile("slugs-1.csv", [`,Slug Only Insurance,slug-only,,,,,,,,,,Auto,,,${office}`, `CRM-X,Held Insurance,held,,,,,,,,,,Auto,,,${office}`])], db);
+    const second = await importJson(
+      ["brokers", csvFile("slugs-2.csv", [`CRM-S,Slug Only Insurance,slug-only,,,,,,,,,,Auto,,,${office}`, `CRM-Y,Other Insurance,held,,,,,,,,,,Auto,,,${office}`])],
+      db,
+    );
+    expect(second.summary).toMatchObject({ created: 0, updated: 1, failed: 1 });
+    expect(second.summary.errors).toEqual([{ line: 3, field: "slug", message: '"held" is already the slug of the broker with externalId "CRM-X": give this broker another slug' }]);
+    expect(await directoryRows(db, "SELECT external_id, slug FROM brokers ORDER BY slug")).toEqual([
+      { external_id: "CRM-X", slug: "held" },
+      { external_id: "CRM-S", slug: "slug-only" },
+    ]);
+  }, 30_000);
+
   test("--report writes one JSON line per row; --all-or-nothing writes nothing when a row is refused", async () => {
     const db = await emptyDirectory();
     const report = tmp.path("report.ndjson");
