@@ -91,26 +91,7 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     yield* skipRowTriggers(x, db, t);
   }
   const { brokers, brokerLocations, brokerLines } = t;
-  const externalIds = items.flatMap(({ record }) => (record.externalId !== null ? [record.externalId] : []));
-  const slugs = items.map(({ record }) => record.slug);
-  const byExternalId = new Map<string, StoredBroker>();
-  for (const broker of yield* rowsWhereIn<StoredBroker>(externalIds, (chunk) => db.select().from(brokers).where(inArray(brokers.externalId, chunk as string[])))) {
-    byExternalId.set(broker.externalId!, broker);
-  }
-  const bySlug = new Map<string, StoredBroker>();
-  for (const broker of yield* rowsWhereIn<StoredBroker>(slugs, (chunk) => db.select().from(brokers).where(inArray(brokers.slug, chunk as string[])))) {
-    bySlug.set(broker.slug, broker);
-  }
-  const storedIds = [...new Set([...byExternalId.values(), ...bySlug.values()].map((broker) => broker.id))];
-  const officesOf = new Map<number, OfficeFields[]>();
-  const storedOffices = yield* rowsWhereIn<StoredOffice>(storedIds, (chunk) =>
-    db.select().from(brokerLocations).where(inArray(brokerLocations.brokerId, chunk as number[])).orderBy(asc(brokerLocations.brokerId), asc(brokerLocations.id)),
-  );
-  for (const office of storedOffices) {
-    const list = officesOf.get(office.brokerId) ?? [];
-    list.push(storedOfficeFields(office));
-    officesOf.set(office.brokerId, list);
-  }
+  const { byExternalId, bySlug, officesOf } = yield* storedBrokersOf(db, t, items);
 
   let nextBrokerId = 0;
   let nextOfficeId = 0;
@@ -190,6 +171,27 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     yield* journalChanges(x, db, t, audit.map((entry) => entry.brokerId), false);
   }
   return outcomes;
+}
+
+/** The stored brokers a batch's records may name (by externalId or slug), and their offices in order. */
+function* storedBrokersOf(db: Db, { brokers, brokerLocations }: Tables, items: readonly ImportItem<BrokerRecord>[]) {
+  const externalIds = items.flatMap(({ record }) => (record.externalId !== null ? [record.externalId] : []));
+  const byExternalId = new Map<string, StoredBroker>();
+  for (const broker of yield* rowsWhereIn<StoredBroker>(externalIds, (chunk) => db.select().from(brokers).where(inArray(brokers.externalId, chunk as string[])))) {
+    byExternalId.set(broker.externalId!, broker);
+  }
+  const bySlug = new Map<string, StoredBroker>();
+  const slugs = items.map(({ record }) => record.slug);
+  for (const broker of yield* rowsWhereIn<StoredBroker>(slugs, (chunk) => db.select().from(brokers).where(inArray(brokers.slug, chunk as string[])))) {
+    bySlug.set(broker.slug, broker);
+  }
+  const storedIds = [...new Set([...byExternalId.values(), ...bySlug.values()].map((broker) => broker.id))];
+  const officesOf = new Map<number, OfficeFields[]>();
+  const offices = yield* rowsWhereIn<StoredOffice>(storedIds, (chunk) =>
+    db.select().from(brokerLocations).where(inArray(brokerLocations.brokerId, chunk as number[])).orderBy(asc(brokerLocations.brokerId), asc(brokerLocations.id)),
+  );
+  for (const office of offices) officesOf.set(office.brokerId, [...(officesOf.get(office.brokerId) ?? []), storedOfficeFields(office)]);
+  return { byExternalId, bySlug, officesOf };
 }
 
 /** Offices given without a phone by a file that cannot give one take the phone stored for the same office. */
