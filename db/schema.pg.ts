@@ -196,7 +196,9 @@ export const directoryAudit = pgTable(
     before: jsonb("before").$type<Record<string, unknown> | null>(),
     /** The same fields as they became. */
     after: jsonb("after").$type<Record<string, unknown> | null>(),
-    /** Why, as given ("import brokers.csv", "--sync: not in brokers.csv"). */
+    /**
+     * Why, as given ("import brokers crm.csv"; "import brokers crm.csv (--sync: not in the file)").
+     */
     reason: text("reason"),
   },
   (t) => [

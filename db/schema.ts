@@ -197,7 +197,9 @@ export const directoryAudit = sqliteTable(
     before: text("before", { mode: "json" }).$type<Record<string, unknown> | null>(),
     /** The same fields as they became. */
     after: text("after", { mode: "json" }).$type<Record<string, unknown> | null>(),
-    /** Why, as given ("import brokers.csv", "--sync: not in brokers.csv"). */
+    /**
+     * Why, as given ("import brokers crm.csv"; "import brokers crm.csv (--sync: not in the file)").
+     */
     reason: text("reason"),
   },
   (t) => [

@@ -178,7 +178,7 @@ export const tables = {
       action: text().notNull().doc(`"created", "updated" or "unpublished".`),
       before: json("Record<string, unknown> | null").doc("The fields that changed, as they were (null when created)."),
       after: json("Record<string, unknown> | null").doc("The same fields as they became."),
-      reason: text().doc(`Why, as given ("import brokers.csv", "--sync: not in brokers.csv").`),
+      reason: text().doc(`Why, as given ("import brokers crm.csv"; "import brokers crm.csv (--sync: not in the file)").`),
     },
     extras: (t) => [index("directory_audit_broker").on(t.brokerId, t.id)],
   }),

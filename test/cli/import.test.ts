@@ -144,7 +144,7 @@ describe("import", () => {
     expect(await directoryRows(db, "SELECT slug FROM brokers WHERE published = true ORDER BY slug")).toEqual([{ slug: "kept-insurance" }, { slug: "keyless-insurance" }]);
     expect(await directoryRows(db, "SELECT count(*) AS n FROM brokers")).toEqual([{ n: 3 }]);
     const [entry] = await directoryRows(db, "SELECT a.action, a.reason FROM directory_audit a JOIN brokers b ON b.id = a.broker_id WHERE b.slug = 'dropped-insurance' AND a.action = 'unpublished'");
-    expect(entry).toEqual({ action: "unpublished", reason: "import brokers sync-2.csv" });
+    expect(entry).toEqual({ action: "unpublished", reason: "import brokers sync-2.csv (--sync: not in the file)" });
     // The file lists it again: published again, by the file's `published` (true unless it says otherwise).
     const back = await importJson(["brokers", csvFile("sync-3.csv", [rows.kept, rows.dropped]), "--sync"], db);
     expect(back.summary).toMatchObject({ updated: 1, unchanged: 1, unpublished: 0 });

@@ -74,7 +74,7 @@ export class BrokerImportStore {
             db.update(t.brokers).set({ published: false, updatedAt: how.now }).where(and(inArray(t.brokers.id, ids), eq(t.brokers.published, true))).returning({ id: t.brokers.id }),
           );
           const entries: NewAuditEntry[] = changed.map(({ id }) => ({
-            brokerId: id, reviewId: null, actor: how.actor, at: how.now, action: "unpublished", before: { published: true }, after: { published: false }, reason: how.reason,
+            brokerId: id, reviewId: null, actor: how.actor, at: how.now, action: "unpublished", before: { published: true }, after: { published: false }, reason: `${how.reason} (--sync: not in the file)`,
           }));
           yield* appendAudit(x, db, t, entries);
           yield* journalChanges(x, db, t, ids, false);
