@@ -13,6 +13,8 @@ import versionOnVerifiedAndTeamSize from "./migrations/0010_version_on_verified_
 import offersInQuotes from "./migrations/0011_offers_in_quotes.sql" with { type: "text" };
 import keyRolls from "./migrations/0012_key_rolls.sql" with { type: "text" };
 import idempotencyRecords from "./migrations/0013_idempotency_records.sql" with { type: "text" };
+import importKeysAndAudit from "./migrations/0014_import_keys_and_audit.sql" with { type: "text" };
+import auditAppendOnly from "./migrations/0015_audit_append_only.sql" with { type: "text" };
 
 /**
  * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
@@ -34,6 +36,8 @@ export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0011_offers_in_quotes", sql: offersInQuotes },
   { tag: "0012_key_rolls", sql: keyRolls },
   { tag: "0013_idempotency_records", sql: idempotencyRecords },
+  { tag: "0014_import_keys_and_audit", sql: importKeysAndAudit },
+  { tag: "0015_audit_append_only", sql: auditAppendOnly },
 ];
 
 export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

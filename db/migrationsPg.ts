@@ -4,6 +4,8 @@ import triggersAndAnnouncements from "./migrations-pg/0001_triggers_and_announce
 import offersInQuotes from "./migrations-pg/0002_offers_in_quotes.sql" with { type: "text" };
 import keyRolls from "./migrations-pg/0003_key_rolls.sql" with { type: "text" };
 import idempotencyRecords from "./migrations-pg/0004_idempotency_records.sql" with { type: "text" };
+import importKeysAndAudit from "./migrations-pg/0005_import_keys_and_audit.sql" with { type: "text" };
+import auditAppendOnly from "./migrations-pg/0006_audit_append_only.sql" with { type: "text" };
 
 /**
  * The PostgreSQL migrations (drizzle-kit's output for db/schema.pg.ts, plus hand-written ones
@@ -16,6 +18,8 @@ export const PG_MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0002_offers_in_quotes", sql: offersInQuotes },
   { tag: "0003_key_rolls", sql: keyRolls },
   { tag: "0004_idempotency_records", sql: idempotencyRecords },
+  { tag: "0005_import_keys_and_audit", sql: importKeysAndAudit },
+  { tag: "0006_audit_append_only", sql: auditAppendOnly },
 ];
 
 export const PG_JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

@@ -57,6 +57,11 @@ export const brokers = pgTable(
   "brokers",
   {
     id: integer("id").primaryKey(),
+    /**
+     * The operator's own key for the broker (a CRM id), by which `import` finds it again; null for
+     * brokers made without one.
+     */
+    externalId: text("external_id"),
     slug: text("slug").notNull(),
     name: text("name").notNull(),
     /**
@@ -93,6 +98,8 @@ export const brokers = pgTable(
   (t) => [
     uniqueIndex("brokers_slug").on(t.slug),
     index("brokers_published_sort").on(t.published, t.sortName, t.id),
+    // Unique where given: both dialects let NULLs repeat in a unique index.
+    uniqueIndex("brokers_external_id").on(t.externalId),
   ],
 );
 
@@ -145,6 +152,11 @@ export const reviews = pgTable(
   "reviews",
   {
     id: integer("id").primaryKey(),
+    /**
+     * The operator's own key for the review, by which `import` finds it again; null for reviews
+     * made without one.
+     */
+    externalId: text("external_id"),
     brokerId: integer("broker_id").notNull().references(() => brokers.id, { onDelete: "cascade" }),
     authorName: text("author_name").notNull(),
     rating: integer("rating").notNull(),
@@ -155,7 +167,42 @@ export const reviews = pgTable(
   },
   (t) => [
     index("reviews_broker").on(t.brokerId),
+    uniqueIndex("reviews_external_id").on(t.externalId),
     check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+/**
+ * Every change to the directory (issue 27): who made it, when, the fields before and after, and
+ * why. Append-only: rows are only ever inserted (an import never rewrites one), and they name the
+ * broker by id without a foreign key, so a broker's history outlives any change to it.
+ */
+export const directoryAudit = pgTable(
+  "directory_audit",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    brokerId: integer("broker_id").notNull(),
+    /** Set when the change is to one of the broker's reviews. */
+    reviewId: integer("review_id"),
+    /**
+     * Who: "cli" (an import), "key:<workspace>:<key id>" (the write API) or "console:<workspace>"
+     * (a console session).
+     */
+    actor: text("actor").notNull(),
+    at: bigint("at", { mode: "number" }).notNull(),
+    /** "created", "updated" or "unpublished". */
+    action: text("action").notNull(),
+    /** The fields that changed, as they were (null when created). */
+    before: jsonb("before").$type<Record<string, unknown> | null>(),
+    /** The same fields as they became. */
+    after: jsonb("after").$type<Record<string, unknown> | null>(),
+    /**
+     * Why, as given ("import brokers crm.csv"; "import brokers crm.csv (--sync: not in the file)").
+     */
+    reason: text("reason"),
+  },
+  (t) => [
+    index("directory_audit_broker").on(t.brokerId, t.id),
   ],
 );
 

@@ -61,6 +61,9 @@ export const tables = {
   brokers: table("brokers", {
     columns: {
       id: int().primaryKey(),
+      externalId: text().doc(
+        "The operator's own key for the broker (a CRM id), by which `import` finds it again; null for brokers made without one.",
+      ),
       slug: text().notNull(),
       name: text().notNull(),
       sortName: text()
@@ -90,7 +93,11 @@ export const tables = {
       createdAt: millis().notNull(),
       updatedAt: millis().notNull(),
     },
-    extras: (t) => [uniqueIndex("brokers_slug").on(t.slug), index("brokers_published_sort").on(t.published, t.sortName, t.id)],
+    extras: (t) => [
+      uniqueIndex("brokers_slug").on(t.slug),
+      index("brokers_published_sort").on(t.published, t.sortName, t.id),
+      uniqueIndex("brokers_external_id").on(t.externalId).doc("Unique where given: both dialects let NULLs repeat in a unique index."),
+    ],
   }),
 
   brokerLocations: table("broker_locations", {
@@ -137,6 +144,7 @@ export const tables = {
       there (each instance reads its SQLite replica): keyed by id, indexed by broker.`,
     columns: {
       id: int().notNull().primaryKey({ only: "pg" }),
+      externalId: text().doc("The operator's own key for the review, by which `import` finds it again; null for reviews made without one."),
       brokerId: int().notNull().references("brokers.id", { onDelete: "cascade" }),
       authorName: text().notNull(),
       rating: int().notNull(),
@@ -150,8 +158,29 @@ export const tables = {
       uniqueIndex("reviews_id").on(t.id).only("sqlite"),
       index("reviews_broker_rating").on(t.brokerId, t.published, t.rating, t.createdAt).only("sqlite"),
       index("reviews_broker").on(t.brokerId).only("pg"),
+      uniqueIndex("reviews_external_id").on(t.externalId),
       check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
     ],
+  }),
+
+  directoryAudit: table("directory_audit", {
+    doc: `Every change to the directory (issue 27): who made it, when, the fields before and after, and
+      why. Append-only: rows are only ever inserted (an import never rewrites one), and they name
+      the broker by id without a foreign key, so a broker's history outlives any change to it.`,
+    columns: {
+      id: int().primaryKey().identity(),
+      brokerId: int().notNull(),
+      reviewId: int().doc("Set when the change is to one of the broker's reviews."),
+      actor: text()
+        .notNull()
+        .doc(`Who: "cli" (an import), "key:<workspace>:<key id>" (the write API) or "console:<workspace>" (a console session).`),
+      at: millis().notNull(),
+      action: text().notNull().doc(`"created", "updated" or "unpublished".`),
+      before: json("Record<string, unknown> | null").doc("The fields that changed, as they were (null when created)."),
+      after: json("Record<string, unknown> | null").doc("The same fields as they became."),
+      reason: text().doc(`Why, as given ("import brokers crm.csv"; "import brokers crm.csv (--sync: not in the file)").`),
+    },
+    extras: (t) => [index("directory_audit_broker").on(t.brokerId, t.id)],
   }),
 
   meta: table("meta", {

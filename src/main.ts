@@ -2,6 +2,8 @@
 import { ConfigError } from "./config.ts";
 import { backupCommand } from "./cli/backupCommand.ts";
 import { printableLines, RefusedError, UsageError } from "./cli/cliSupport.ts";
+import { exportCommand } from "./cli/exportCommand.ts";
+import { importCommand } from "./cli/importCommand.ts";
 import { keysCommand } from "./cli/keysCommand.ts";
 import { consoleLinkCommand } from "./cli/consoleLinkCommand.ts";
 import { migrateCommand } from "./cli/migrateCommand.ts";
@@ -21,6 +23,8 @@ Commands:
   serve     Start the server (migrates first; demo data on an empty database)
   migrate   Apply pending database migrations
   seed      Replace the directory with generated demo data
+  import    Upsert brokers or reviews from a CSV, NDJSON or JSON file
+  export    Write the brokers or reviews in the columns import reads
   keys      Create, list and revoke API keys
   console-link  Print a one-time sign-in link to a workspace's console (or end its sessions)
   backup    Copy the live database to a new file while it serves
@@ -32,6 +36,8 @@ const commands: Record<string, (args: string[], env: Record<string, string | und
   serve: serveCommand,
   migrate: migrateCommand,
   seed: seedCommand,
+  import: importCommand,
+  export: exportCommand,
   keys: keysCommand,
   "console-link": consoleLinkCommand,
   backup: backupCommand,

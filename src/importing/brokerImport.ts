@@ -3,6 +3,7 @@ import { MAX_OFFICES, brokerRecordSchema, type BrokerRecord } from "../schemas/d
 import type { ImportInput } from "./byteSource.ts";
 import { decodeCells } from "./cellDecoding.ts";
 import { DuplicateKeys } from "./duplicateKeys.ts";
+import type { ImportFormat } from "./formatDetection.ts";
 import type { ImportEvent } from "./importEvent.ts";
 import { BROKER_COLUMNS, CELL_KINDS, CSV_BROKER_COLUMNS, CSV_OFFICE_COLUMNS } from "./importColumns.ts";
 import { withoutFields } from "./jsonRecord.ts";
@@ -21,10 +22,13 @@ const COMPUTED_OFFICE_FIELDS = ["id"];
  * slug its name and city make), one office a row, the broker's fields from the first row. The
  * rows of one broker must be next to each other: a later run with the same key is a duplicate
  * (reported; the last wins), which keeps memory to one broker whatever the file's size.
- * Throws ImportFileError before the first event when the file is not one we read.
+ * Throws ImportFileError before the first event when the file is not one we read. `onFormat` is
+ * told the file's format before the first event: a CSV has no column for an office's own phone,
+ * which a writer then keeps as stored rather than clearing.
  */
-export async function* readBrokerImport(input: ImportInput): AsyncGenerator<ImportEvent<BrokerRecord>> {
+export async function* readBrokerImport(input: ImportInput, onFormat?: (format: ImportFormat) => void): AsyncGenerator<ImportEvent<BrokerRecord>> {
   const { format, records } = await readSourceRecords(input, BROKER_COLUMNS);
+  onFormat?.(format);
   const csv = format === "csv";
   const duplicates = new DuplicateKeys(
     csv ? "this broker replaces that one (the last wins); a broker's rows must be next to each other" : "this broker replaces that one (the last wins)",

@@ -13,19 +13,20 @@ export interface CliResult {
 }
 
 /**
- * Runs `bun src/main.ts …` as an operator would, with only the environment given (plus PATH/HOME).
+ * Runs `bun src/main.ts …` as an operator would, with only the environment given (plus PATH/HOME)
+ * and, when `stdin` is given, that text on standard input.
  * Its output goes to files, read once it has exited: under a loaded test run, Bun's reader of a
  * piped child's output intermittently came back empty though the child had written and exited 0
  * (`console-link --json` read as "", twice; the same loss is reported for Bun.spawn pipes in
  * garrytan/gstack#2559, fixed there the same way).
  */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+export async function runCli(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<CliResult> {
   const dir = mkdtempSync(join(tmpdir(), "broker-directory-cli-output-"));
   try {
     const proc = Bun.spawn([process.execPath, MAIN, ...args], {
       cwd: REPO,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...(await onPostgresToo(args, env)), ...env },
-      stdin: "ignore",
+      stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
       stdout: Bun.file(join(dir, "stdout")),
       stderr: Bun.file(join(dir, "stderr")),
     });

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { SETTINGS } from "../../src/config.ts";
 import { runCli } from "./cliHarness.ts";
 
-test.each(["serve", "migrate", "seed", "keys", "backup", "restore"])("%s --help prints its usage and exits 0", async (command) => {
+test.each(["serve", "migrate", "seed", "import", "export", "keys", "backup", "restore"])("%s --help prints its usage and exits 0", async (command) => {
   const result = await runCli([command, "--help"]);
   expect(result.code).toBe(0);
   expect(result.stdout).toContain("Usage");
@@ -13,7 +13,7 @@ test.each(["serve", "migrate", "seed", "keys", "backup", "restore"])("%s --help 
 test("the top-level help lists every command; no command at all is a usage error", async () => {
   const help = await runCli(["--help"]);
   expect(help.code).toBe(0);
-  for (const command of ["serve", "migrate", "seed", "keys", "backup", "restore"]) expect(help.stdout).toContain(`  ${command} `);
+  for (const command of ["serve", "migrate", "seed", "import", "export", "keys", "backup", "restore"]) expect(help.stdout).toContain(`  ${command} `);
   expect((await runCli([])).code).toBe(2);
 });
 

@@ -10,7 +10,7 @@ import { documents, ROOT, runnableBlocks, type RunnableBlock } from "./runnableB
  * against a real server with the demo directory. The placeholders the blocks use (README,
  * "Runnable examples"): localhost:3000 is this server, KEY a key with the five default scopes,
  * EMBED_KEY an embed key for https://www.acme.ca, ADMIN a key of the same workspace with every
- * scope, `bun src/main.ts` the CLI on this server's database. A .curlrc makes every curl fail on
+ * scope, `bun src/main.ts` the CLI on this server's database, `db/examples/` the example import files. A .curlrc makes every curl fail on
  * an HTTP error status, so a recipe that answers 4xx fails here.
  *
  * A few seconds: the blocks that run the CLI start a Bun process each (about 0.5 s apiece).
@@ -53,7 +53,10 @@ test("every runnable block runs without an error against a real server", async (
   const host = new URL(server.url).host;
   const failures: string[] = [];
   for (const block of blocks) {
-    const script = block.script.replaceAll("localhost:3000", host).replaceAll("bun src/main.ts", `bun ${join(ROOT, "src/main.ts")}`);
+    const script = block.script
+      .replaceAll("localhost:3000", host)
+      .replaceAll("bun src/main.ts", `bun ${join(ROOT, "src/main.ts")}`)
+      .replaceAll(" db/examples/", ` ${join(ROOT, "db/examples")}/`);
     const run = Bun.spawn(["bash", "-e", "-o", "pipefail", "-c", script], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
     const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
     if (code !== 0) failures.push(`${block.where} exited ${code}\n${err.slice(-800)}\n${out.slice(-800)}`);

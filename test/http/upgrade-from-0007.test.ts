@@ -77,7 +77,8 @@ describeSqliteOnly("over SQLite", () => {
     expect(table).toContain("PRIMARY KEY(`broker_id`, `published`, `created_at`, `id`)");
     const names = (type: string) =>
       client().query<{ name: string }, [string]>("SELECT name FROM sqlite_master WHERE type = ? AND tbl_name = 'reviews' ORDER BY name").all(type).map((r) => r.name);
-    expect(names("index")).toEqual(["reviews_broker_rating", "reviews_id"]);
+    // reviews_external_id: the operator's import key (migration 0013), unique where given.
+    expect(names("index")).toEqual(["reviews_broker_rating", "reviews_external_id", "reviews_id"]);
     expect(names("trigger")).toEqual([
       "reviews_aggregate_delete", "reviews_aggregate_insert", "reviews_aggregate_update_new", "reviews_aggregate_update_old",
       "reviews_version_delete", "reviews_version_insert", "reviews_version_update",

@@ -44,6 +44,7 @@ const sameRows: { [K in TableKey]: SameRow<K> } = {
   consoleSessions: true,
   keyUsageDaily: true,
   idempotencyRecords: true,
+  directoryAudit: true,
 };
 
 function tablesOf(schema: Record<string, unknown>): Map<string, Table> {

@@ -67,7 +67,11 @@ export async function insertIntoPg<T extends DirectoryTable>(sql: postgres.Sql |
  * fastest way in. The caller holds the transaction.
  */
 export function sqliteInserter<T extends DirectoryTable>(client: Database, table: T): (rows: readonly DirectoryRow<T>[]) => void {
-  const target: SQLiteTable = DIRECTORY_TABLES[table].sqlite;
+  return sqliteTableInserter(client, DIRECTORY_TABLES[table].sqlite);
+}
+
+/** sqliteInserter for any SQLite table of db/schema.ts (the import writes the audit trail's too). */
+export function sqliteTableInserter(client: Database, target: SQLiteTable): (rows: readonly object[]) => void {
   const columns = Object.entries(getTableColumns(target));
   const statement = client.prepare(
     `INSERT INTO "${getTableName(target)}" (${columns.map(([, c]) => `"${c.name}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
@@ -76,7 +80,8 @@ export function sqliteInserter<T extends DirectoryTable>(client: Database, table
     for (const row of rows) {
       const record = row as Record<string, unknown>;
       statement.run(...columns.map(([key, column]) => {
-        const value = record[key];
+        // A value left out takes the column's plain default (a new broker's review_count 0), as drizzle's insert would.
+        const value = record[key] === undefined && typeof column.default !== "object" ? column.default : record[key];
         return (value === null || value === undefined ? null : column.mapToDriverValue(value)) as never;
       }));
     }
