@@ -12,6 +12,7 @@ import directoryChanges from "./migrations/0009_directory_changes.sql" with { ty
 import versionOnVerifiedAndTeamSize from "./migrations/0010_version_on_verified_and_team_size.sql" with { type: "text" };
 import offersInQuotes from "./migrations/0011_offers_in_quotes.sql" with { type: "text" };
 import keyRolls from "./migrations/0012_key_rolls.sql" with { type: "text" };
+import webhooks from "./migrations/0013_webhooks.sql" with { type: "text" };
 
 /**
  * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0010_version_on_verified_and_team_size", sql: versionOnVerifiedAndTeamSize },
   { tag: "0011_offers_in_quotes", sql: offersInQuotes },
   { tag: "0012_key_rolls", sql: keyRolls },
+  { tag: "0013_webhooks", sql: webhooks },
 ];
 
 export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

@@ -3,6 +3,7 @@ import tables from "./migrations-pg/0000_tables.sql" with { type: "text" };
 import triggersAndAnnouncements from "./migrations-pg/0001_triggers_and_announcements.sql" with { type: "text" };
 import offersInQuotes from "./migrations-pg/0002_offers_in_quotes.sql" with { type: "text" };
 import keyRolls from "./migrations-pg/0003_key_rolls.sql" with { type: "text" };
+import webhooks from "./migrations-pg/0004_webhooks.sql" with { type: "text" };
 
 /**
  * The PostgreSQL migrations (drizzle-kit's output for db/schema.pg.ts, plus hand-written ones
@@ -14,6 +15,7 @@ export const PG_MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0001_triggers_and_announcements", sql: triggersAndAnnouncements },
   { tag: "0002_offers_in_quotes", sql: offersInQuotes },
   { tag: "0003_key_rolls", sql: keyRolls },
+  { tag: "0004_webhooks", sql: webhooks },
 ];
 
 export const PG_JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);
