@@ -7,6 +7,7 @@ import type { LeadStore } from "./stores/leadStore.ts";
 import type { QuotePurge } from "./stores/quotePurge.ts";
 import type { QuoteStore } from "./stores/quoteStore.ts";
 import type { StorageHealth } from "./sqlite/storageHealth.ts";
+import type { WebhookStore } from "./stores/webhookStore.ts";
 
 export type { Awaitable } from "./executor.ts";
 
@@ -38,6 +39,8 @@ export interface WorkspaceStorePorts {
   consoleSessions: ConsoleSessionStore;
   /** Deletes quotes long past expiry (run in batches by src/ops/maintenance.ts). */
   quotePurge: QuotePurge;
+  /** Webhook endpoints, the outbox and its deliveries (issue 28). */
+  webhooks: WebhookStore;
   /** Whether the database works (full, read-only, unreachable): logged once per episode, read by /readyz. */
   storage: StorageHealthPort;
 }

@@ -43,6 +43,9 @@ const sameRows: { [K in TableKey]: SameRow<K> } = {
   consoleLinks: true,
   consoleSessions: true,
   keyUsageDaily: true,
+  webhookEndpoints: true,
+  webhookEvents: true,
+  webhookDeliveries: true,
 };
 
 function tablesOf(schema: Record<string, unknown>): Map<string, Table> {

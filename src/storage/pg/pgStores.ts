@@ -12,6 +12,7 @@ import { QuotePurge } from "../stores/quotePurge.ts";
 import { QuoteStore } from "../stores/quoteStore.ts";
 import { PgStorageHealth } from "./pgStorageHealth.ts";
 import { PgVersionWatch } from "./versionWatch.ts";
+import { WebhookStore } from "../stores/webhookStore.ts";
 
 /** The workspace stores over PostgreSQL, as the ports Services holds (createServices' overrides). */
 export type PgStores = WorkspaceStorePorts;
@@ -50,6 +51,7 @@ export async function createPgStores(
       consoleLinks: new ConsoleLinkStore(x),
       consoleSessions: new ConsoleSessionStore(x, storage),
       quotePurge: new QuotePurge(x),
+      webhooks: new WebhookStore(x),
       storage,
     },
     keysVersion,

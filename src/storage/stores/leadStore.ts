@@ -3,6 +3,7 @@ import type { leadEvents, leads } from "../../../db/schema.ts";
 import { foldText } from "../../domain/text.ts";
 import { row, rows, run, type Awaitable, type Executor, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
+import { writeToOutbox, type OutboxEvent } from "./webhookOutbox.ts";
 
 /** Leads a search looks through at most (the newest), so a search costs a bounded scan. */
 export const SEARCH_SCAN_LIMIT = 50_000;
@@ -101,9 +102,19 @@ export class LeadStore {
     this.newestFirst = [desc(x.t.leads.createdAt), desc(this.order)];
   }
 
-  /** Resolves once committed (SQLite: group commit, see GroupCommit). */
-  async insert(lead: StoredLead): Promise<void> {
-    await this.x.apply((db, { leads }) => db.insert(leads).values(lead));
+  /**
+   * Resolves once committed (SQLite: group commit, see GroupCommit). The event (lead.created)
+   * goes to the webhook outbox in the same transaction: both are committed, or neither.
+   */
+  async insert(lead: StoredLead, event?: OutboxEvent): Promise<void> {
+    if (!event) {
+      await this.x.apply((db, { leads }) => db.insert(leads).values(lead));
+      return;
+    }
+    await this.x.write(function* (db, t) {
+      yield* run(db.insert(t.leads).values(lead));
+      yield* writeToOutbox(db, t, event);
+    });
   }
 
   list(workspaceId: string, page: number, limit: number): Awaitable<LeadPage> {
@@ -160,15 +171,19 @@ export class LeadStore {
   /**
    * Appends a history entry and makes its status the lead's current one, in one transaction.
    * Entries are only ever added: two changes made at once are both kept, the later one current.
+   * A status change's webhook event (`outbox`) is written in the same transaction.
    */
-  async appendEvent(event: Omit<StoredLeadEvent, "id">): Promise<void> {
-    await this.x.write(function* (db, { leads, leadEvents }) {
+  async appendEvent(event: Omit<StoredLeadEvent, "id">, outbox?: OutboxEvent): Promise<void> {
+    await this.x.write(function* (db, t) {
+      const { leads, leadEvents } = t;
       // The status first: with PostgreSQL its UPDATE takes the lead's row lock, so two changes at
       // once number their history entries in the order they write the status, and the later
       // entry is always the current status (SQLite's single writer guarantees it anyway).
       // Numbered first, the one to write the status last could hold the earlier entry.
       yield* run(db.update(leads).set({ status: event.status }).where(eq(leads.id, event.leadId)));
       yield* run(db.insert(leadEvents).values(event));
+      // lead.status_changed, in the same transaction as the change it tells of.
+      if (outbox) yield* writeToOutbox(db, t, outbox);
     });
   }
 

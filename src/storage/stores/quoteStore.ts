@@ -3,11 +3,11 @@ import { quotes } from "../../../db/schema.ts";
 import type { QuoteLine } from "../../domain/quotes/details.ts";
 import type { ProvinceCode } from "../../domain/provinces.ts";
 import type { RatedOffer } from "../../domain/rating/ratingEngine.ts";
-import { row, type Awaitable, type Executor } from "../executor.ts";
-import type { DirectoryDb } from "../sqlite/database.ts";
+import { row, run, type Awaitable, type Executor } from "../executor.ts";
 import { GroupCommit } from "../sqlite/groupCommit.ts";
 import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 import { storable } from "../storableText.ts";
+import { enqueueEvent, wantedBy, writeToOutbox, type OutboxEvent } from "./webhookOutbox.ts";
 
 export interface StoredQuote {
   id: string;
@@ -34,18 +34,27 @@ export class QuoteStore {
   private readonly sqlite: SqliteQuoteStatements | undefined;
 
   constructor(private readonly x: Executor) {
-    this.sqlite = x instanceof SqliteExecutor ? new SqliteQuoteStatements(x.db) : undefined;
+    this.sqlite = x instanceof SqliteExecutor ? new SqliteQuoteStatements(x) : undefined;
   }
 
   /**
-   * Stores the quote and its offers. Resolves once committed (SQLite: group commit, see
+   * Stores the quote and its offers, and its webhook event (quote.created) when given, in one
+   * transaction. Resolves once committed (SQLite: group commit, see
    * GroupCommit), and rejects, with the database's error, if it was not; an offer that is not
    * whole cents is refused before anything is written.
    */
-  async insert(quote: StoredQuote): Promise<void> {
+  async insert(quote: StoredQuote, event?: OutboxEvent): Promise<void> {
     const offers = quote.offers.map(offerColumns);
-    if (this.sqlite) return this.sqlite.insert(quote, offers);
-    await this.x.apply((db, { quotes }) => db.insert(quotes).values({ ...quote, offers }));
+    if (this.sqlite) return this.sqlite.insert(quote, offers, event);
+    if (!event) {
+      await this.x.apply((db, { quotes }) => db.insert(quotes).values({ ...quote, offers }));
+      return;
+    }
+    // quote.created goes to the webhook outbox in the same transaction as the quote.
+    await this.x.write(function* (db, t) {
+      yield* run(db.insert(t.quotes).values({ ...quote, offers }));
+      yield* writeToOutbox(db, t, event);
+    });
   }
 
   /** The workspace's quote with that id; undefined for an unknown id or another workspace's. */
@@ -74,8 +83,10 @@ class SqliteQuoteStatements {
   private readonly byId;
   private readonly insertQuote;
   private readonly writes: GroupCommit;
+  private readonly endpointsOf;
 
-  constructor(db: DirectoryDb) {
+  constructor(private readonly x: SqliteExecutor) {
+    const db = x.db;
     this.byId = db
       .select()
       .from(quotes)
@@ -86,17 +97,26 @@ class SqliteQuoteStatements {
       `INSERT INTO quotes (id, workspace_id, insurance_type, line, province, postal_code, details, source, created_at, expires_at, offers)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    // The workspace's enabled webhook endpoints, read in the quote's write: prepared, so a
+    // workspace without webhooks adds a few microseconds to a quote, not a drizzle build.
+    this.endpointsOf = db.$client.prepare<{ id: string; events: string }, [string]>(
+      "SELECT id, events FROM webhook_endpoints WHERE workspace_id = ? AND disabled_at IS NULL",
+    );
     // The connection's one group commit, which its executor writes through too.
     this.writes = GroupCommit.of(db.$client);
   }
 
-  insert(quote: StoredQuote, offers: RatedOffer[]): Promise<void> {
+  insert(quote: StoredQuote, offers: RatedOffer[], event: OutboxEvent | undefined): Promise<void> {
     return this.writes.write(() => {
       this.insertQuote.run(
         quote.id, quote.workspaceId, quote.insuranceType, quote.line, quote.province, quote.postalCode,
         // As drizzle's JSON column mode writes them.
         JSON.stringify(quote.details), quote.source, quote.createdAt, quote.expiresAt, JSON.stringify(offers),
       );
+      if (!event) return;
+      const endpoints = this.endpointsOf.all(event.workspaceId).map((e) => ({ id: e.id, events: JSON.parse(e.events) as string[] }));
+      const wanted = wantedBy(endpoints, event.type);
+      if (wanted.length > 0) this.x.runInWrite((db, t) => enqueueEvent(db, t, event, wanted));
     });
   }
 
