@@ -39,6 +39,12 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     bodyTimeoutSeconds: config.bodyTimeoutSeconds,
     maxUploadsPerClient: config.maxUploadsPerClient,
     downloadsPerKey: config.downloadsPerKey,
+    webhooks: {
+      allowHttpLoopback: config.webhooksAllowHttpLoopback,
+      timeoutSeconds: config.webhooksTimeoutSeconds,
+      retryBaseSeconds: config.webhooksRetryBaseSeconds,
+      giveUpHours: config.webhooksGiveUpHours,
+    },
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {

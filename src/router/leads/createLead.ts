@@ -5,6 +5,7 @@ import { invalidInput, type InputProblem } from "../quotes/invalidInput.ts";
 import { leadSchema } from "../../schemas/lead.ts";
 import { createLeadInput } from "./createLead.schema.ts";
 import { toLeadView } from "./leadView.ts";
+import { deliverSoon, webhookEvent } from "../webhooks/webhookEvent.ts";
 
 export { createLeadInput, leadSchema as createLeadOutput };
 
@@ -41,7 +42,9 @@ export const createLead = scopedProcedure("leads:write")
       status: "new",
       createdAt: ctx.services.now(),
     };
-    // Answered once the lead is committed: an acknowledged lead is never lost.
-    await ctx.services.leads.insert(lead);
-    return toLeadView(lead);
+    const view = toLeadView(lead);
+    // Answered once the lead is committed: an acknowledged lead is never lost, and its
+    // lead.created event is in the webhook outbox with it (delivered later, never waited for).
+    deliverSoon(ctx, await ctx.services.leads.insert(lead, webhookEvent(ctx, "lead.created", view, lead.createdAt)));
+    return view;
   });

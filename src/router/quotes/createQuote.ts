@@ -12,6 +12,7 @@ import { scopedProcedure } from "../trpc.ts";
 import { createQuoteInput } from "./createQuote.schema.ts";
 import { invalidInput, type InputProblem } from "./invalidInput.ts";
 import { toQuoteView } from "./quoteView.ts";
+import { deliverSoon, webhookEvent } from "../webhooks/webhookEvent.ts";
 
 export { createQuoteInput, quoteSchema as createQuoteOutput };
 
@@ -93,7 +94,9 @@ export const createQuote = scopedProcedure("quotes:write")
       expiresAt: nowMs + QUOTE_LIFETIME_MS,
       offers: rated.offers,
     };
-    // Answered only once committed (the store groups the writes of one event-loop turn).
-    await ctx.services.quotes.insert(quote);
-    return toQuoteView(quote, nowMs);
+    const view = toQuoteView(quote, nowMs);
+    // Answered only once committed (the store groups the writes of one event-loop turn), with
+    // its quote.created event in the webhook outbox when an endpoint of the workspace wants it.
+    deliverSoon(ctx, await ctx.services.quotes.insert(quote, webhookEvent(ctx, "quote.created", view, nowMs)));
+    return view;
   });

@@ -105,15 +105,16 @@ export class LeadStore {
   /**
    * Resolves once committed (SQLite: group commit, see GroupCommit). The event (lead.created)
    * goes to the webhook outbox in the same transaction: both are committed, or neither.
+   * Answers how many webhook deliveries that queued.
    */
-  async insert(lead: StoredLead, event?: OutboxEvent): Promise<void> {
+  async insert(lead: StoredLead, event?: OutboxEvent): Promise<number> {
     if (!event) {
       await this.x.apply((db, { leads }) => db.insert(leads).values(lead));
-      return;
+      return 0;
     }
-    await this.x.write(function* (db, t) {
+    return this.x.write(function* (db, t) {
       yield* run(db.insert(t.leads).values(lead));
-      yield* writeToOutbox(db, t, event);
+      return yield* writeToOutbox(db, t, event);
     });
   }
 
@@ -173,8 +174,8 @@ export class LeadStore {
    * Entries are only ever added: two changes made at once are both kept, the later one current.
    * A status change's webhook event (`outbox`) is written in the same transaction.
    */
-  async appendEvent(event: Omit<StoredLeadEvent, "id">, outbox?: OutboxEvent): Promise<void> {
-    await this.x.write(function* (db, t) {
+  async appendEvent(event: Omit<StoredLeadEvent, "id">, outbox?: OutboxEvent): Promise<number> {
+    return this.x.write(function* (db, t) {
       const { leads, leadEvents } = t;
       // The status first: with PostgreSQL its UPDATE takes the lead's row lock, so two changes at
       // once number their history entries in the order they write the status, and the later
@@ -183,7 +184,7 @@ export class LeadStore {
       yield* run(db.update(leads).set({ status: event.status }).where(eq(leads.id, event.leadId)));
       yield* run(db.insert(leadEvents).values(event));
       // lead.status_changed, in the same transaction as the change it tells of.
-      if (outbox) yield* writeToOutbox(db, t, outbox);
+      return outbox ? yield* writeToOutbox(db, t, outbox) : 0;
     });
   }
 

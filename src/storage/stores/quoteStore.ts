@@ -39,21 +39,21 @@ export class QuoteStore {
 
   /**
    * Stores the quote and its offers, and its webhook event (quote.created) when given, in one
-   * transaction. Resolves once committed (SQLite: group commit, see
+   * transaction; answers how many webhook deliveries it queued. Resolves once committed (SQLite: group commit, see
    * GroupCommit), and rejects, with the database's error, if it was not; an offer that is not
    * whole cents is refused before anything is written.
    */
-  async insert(quote: StoredQuote, event?: OutboxEvent): Promise<void> {
+  async insert(quote: StoredQuote, event?: OutboxEvent): Promise<number> {
     const offers = quote.offers.map(offerColumns);
     if (this.sqlite) return this.sqlite.insert(quote, offers, event);
     if (!event) {
       await this.x.apply((db, { quotes }) => db.insert(quotes).values({ ...quote, offers }));
-      return;
+      return 0;
     }
     // quote.created goes to the webhook outbox in the same transaction as the quote.
-    await this.x.write(function* (db, t) {
+    return this.x.write(function* (db, t) {
       yield* run(db.insert(t.quotes).values({ ...quote, offers }));
-      yield* writeToOutbox(db, t, event);
+      return yield* writeToOutbox(db, t, event);
     });
   }
 
@@ -106,17 +106,18 @@ class SqliteQuoteStatements {
     this.writes = GroupCommit.of(db.$client);
   }
 
-  insert(quote: StoredQuote, offers: RatedOffer[], event: OutboxEvent | undefined): Promise<void> {
+  /** Answers how many webhook deliveries the quote's event queued. */
+  insert(quote: StoredQuote, offers: RatedOffer[], event: OutboxEvent | undefined): Promise<number> {
     return this.writes.write(() => {
       this.insertQuote.run(
         quote.id, quote.workspaceId, quote.insuranceType, quote.line, quote.province, quote.postalCode,
         // As drizzle's JSON column mode writes them.
         JSON.stringify(quote.details), quote.source, quote.createdAt, quote.expiresAt, JSON.stringify(offers),
       );
-      if (!event) return;
+      if (!event) return 0;
       const endpoints = this.endpointsOf.all(event.workspaceId).map((e) => ({ id: e.id, events: JSON.parse(e.events) as string[] }));
       const wanted = wantedBy(endpoints, event.type);
-      if (wanted.length > 0) this.x.runInWrite((db, t) => enqueueEvent(db, t, event, wanted));
+      return wanted.length === 0 ? 0 : this.x.runInWrite((db, t) => enqueueEvent(db, t, event, wanted));
     });
   }
 

@@ -124,6 +124,26 @@ export class WebhookStore {
     await this.x.write((db, t) => enqueueEvent(db, t, event, [endpointId]));
   }
 
+  /**
+   * Queues the delivery's event to its endpoint again, as a new delivery due now (the event, so
+   * its webhook-id, is the same); undefined when the workspace's endpoint has no such delivery.
+   */
+  async resend(deliveryId: number, endpointId: string, workspaceId: string, now: number): Promise<ListedDelivery | undefined> {
+    return this.x.write(function* (db, { webhookDeliveries: d, webhookEvents: ev }) {
+      const old = yield* row(
+        db
+          .select({ eventId: d.eventId, type: ev.type })
+          .from(d)
+          .innerJoin(ev, eq(ev.id, d.eventId))
+          .where(and(eq(d.id, deliveryId), eq(d.endpointId, endpointId), eq(d.workspaceId, workspaceId))),
+      );
+      if (!old) return undefined;
+      const fresh = { eventId: old.eventId, endpointId, workspaceId, status: "pending", attempts: 0, nextAttemptAt: now, createdAt: now };
+      const [made] = yield* rows(db.insert(d).values(fresh).returning());
+      return made && { ...made, type: old.type };
+    });
+  }
+
   /** The endpoint's latest deliveries, newest first, with their event's type. */
   deliveries(endpointId: string, workspaceId: string, limit: number): Awaitable<ListedDelivery[]> {
     return this.x.rows((db, { webhookDeliveries: d, webhookEvents: ev }) =>
@@ -134,17 +154,6 @@ export class WebhookStore {
         .where(and(eq(d.endpointId, endpointId), eq(d.workspaceId, workspaceId)))
         .orderBy(desc(d.id))
         .limit(limit),
-    );
-  }
-
-  /** A delivery of the workspace, with what resending it needs. */
-  delivery(id: number, workspaceId: string): Awaitable<(StoredDelivery & { type: string; data: Record<string, unknown> }) | undefined> {
-    return this.x.row((db, { webhookDeliveries: d, webhookEvents: ev }) =>
-      db
-        .select({ ...deliveryColumns(d), type: ev.type, data: ev.data })
-        .from(d)
-        .innerJoin(ev, eq(ev.id, d.eventId))
-        .where(and(eq(d.id, id), eq(d.workspaceId, workspaceId))),
     );
   }
 
