@@ -1,0 +1,88 @@
+/**
+ * Issue 28: the outbox's promise, checked the hard way. The server (a real child process) is
+ * killed with SIGKILL while deliveries are in flight (the receiver holds its answers); after a
+ * restart every event of every acknowledged lead arrives at least once, and an event that
+ * arrives twice carries the same webhook-id both times. On both backends (over PostgreSQL the
+ * harness gives the path its own database).
+ *
+ * About 12 s by design: a claim made by the killed process is due again only when its lease ends
+ * (twice the attempt timeout plus 5 s; the timeout is 3 s here, longer than the receiver holds
+ * its answers before the kill, so no attempt ends before it).
+ */
+import { afterAll, expect, test } from "bun:test";
+import { runCli, startServe, tempDir, type ServedProcess } from "./cliHarness.ts";
+import { eventually } from "../support/eventually.ts";
+import { WebhookReceiver } from "../support/webhookReceiver.ts";
+
+const tmp = tempDir();
+const receiver = new WebhookReceiver();
+let server: ServedProcess | undefined;
+afterAll(() => {
+  server?.proc.kill("SIGKILL");
+  receiver.stop();
+  tmp.remove();
+});
+
+const LEADS = 12;
+
+function serve(path: string): Promise<ServedProcess> {
+  const flags = ["--port", "0", "--host", "127.0.0.1", "--no-demo", "--log-level", "warn", "--webhooks-allow-http-loopback", "--webhooks-timeout", "3", "--webhooks-retry-base", "0.1"];
+  return startServe(flags, { env: { DATABASE_PATH: path } });
+}
+
+async function key(path: string, scopes: string): Promise<string> {
+  const made = await runCli(["keys", "create", "--workspace", "crash", "--scopes", scopes, "--rate-limit", "100000", "--json"], { DATABASE_PATH: path });
+  expect(made.code, made.stderr).toBe(0);
+  return (JSON.parse(made.stdout) as { key: string }).key;
+}
+
+test("kill -9 while deliveries are in flight: after a restart every event arrives, duplicates only with the same webhook-id", async () => {
+  const path = tmp.path("webhook-crash.db");
+  server = await serve(path);
+  const manager = await key(path, "webhooks:manage");
+  const writer = await key(path, "leads:write");
+  let held = 0;
+  let killed = false;
+  const { promise: kill, resolve: release } = Promise.withResolvers<void>();
+  // Until the kill, the receiver holds every answer (the attempts stay in flight, none is
+  // acknowledged); after it, it answers at once, and only what arrives then counts as delivered.
+  const deliveredAfterKill: { lead: string; webhookId: string }[] = [];
+  receiver.answer("/crash", async (hook) => {
+    if (!killed) {
+      held++;
+      await kill;
+      return new Response("too late");
+    }
+    deliveredAfterKill.push({ lead: (JSON.parse(hook.body) as { data: { id: string } }).data.id, webhookId: hook.headers["webhook-id"]! });
+    return new Response("ok");
+  });
+  const post = (url: string, path: string, auth: string, body: unknown) =>
+    fetch(url + path, { method: "POST", headers: { Authorization: `Bearer ${auth}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  expect((await post(server.url, "/api/v1/webhooks", manager, { url: receiver.url("/crash"), events: ["lead.created"] })).status).toBe(201);
+
+  const leadIds: string[] = [];
+  for (let i = 0; i < LEADS; i++) {
+    const response = await post(server.url, "/api/v1/leads", writer, { name: "Crash Hook", email: `crash${i}@example.ca`, phone: "(416) 555-0199", insuranceType: "Home" });
+    expect(response.status).toBe(201);
+    leadIds.push(((await response.json()) as { data: { id: string } }).data.id);
+  }
+  // Killed mid-delivery: once every lead's attempt is in flight (or after 1.5 s, some of them).
+  await eventually(() => held === LEADS, 1_500);
+  expect(held).toBeGreaterThan(0);
+  server.proc.kill("SIGKILL");
+  await server.proc.exited;
+  killed = true;
+  release();
+
+  server = await serve(path);
+  const arrived = () => new Set(deliveredAfterKill.map((d) => d.lead));
+  expect(await eventually(() => leadIds.every((id) => arrived().has(id)), 25_000)).toBe(true);
+  // Every attempt of one lead's event, before the kill and after, carried the same webhook-id.
+  const idsByLead = new Map<string, Set<string>>();
+  for (const hook of receiver.at("/crash")) {
+    const lead = (JSON.parse(hook.body) as { data: { id: string } }).data.id;
+    idsByLead.set(lead, (idsByLead.get(lead) ?? new Set()).add(hook.headers["webhook-id"]!));
+  }
+  expect(idsByLead.size).toBe(LEADS);
+  for (const ids of idsByLead.values()) expect(ids.size).toBe(1);
+}, 60_000);
