@@ -194,9 +194,8 @@ test("rolling the secret with an overlap: deliveries carry two signatures, each 
   const [hook] = receiver.at("/rolled");
   const signatures = hook!.headers["webhook-signature"]!.split(" ");
   expect(signatures.length).toBe(2);
-  for (const [secret, signature] of [[next.secret!, signatures[0]!], [endpoint.secret!, signatures[1]!]]) {
-    new Webhook(secret).verify(hook!.body, { ...hook!.headers, "webhook-signature": signature });
-  }
+  const pairs: [string, string][] = [[next.secret!, signatures[0]!], [endpoint.secret!, signatures[1]!]];
+  for (const [secret, signature] of pairs) new Webhook(secret).verify(hook!.body, { ...hook!.headers, "webhook-signature": signature });
 
   const now = ((await (await call("POST", `/api/v1/webhooks/${endpoint.id}/roll-secret`, manager, { overlap: "now" })).json()) as { data: Endpoint }).data;
   await createLead();
