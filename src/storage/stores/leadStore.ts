@@ -3,7 +3,7 @@ import type { leadEvents, leads } from "../../../db/schema.ts";
 import { foldText } from "../../domain/text.ts";
 import { row, rows, run, type Awaitable, type Executor, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
-import { writeToOutbox, type OutboxEvent } from "./webhookOutbox.ts";
+import { WebhookOutbox, type OutboxEvent } from "./webhookOutbox.ts";
 
 /** Leads a search looks through at most (the newest), so a search costs a bounded scan. */
 export const SEARCH_SCAN_LIMIT = 50_000;
@@ -95,8 +95,10 @@ export class LeadStore {
   private readonly columns;
   private readonly order: SQL<number>;
   private readonly newestFirst: SQL[];
+  private readonly outbox: WebhookOutbox;
 
   constructor(private readonly x: Executor) {
+    this.outbox = new WebhookOutbox(x);
     this.columns = leadColumns(x.t.leads);
     this.order = insertionOrder(x);
     this.newestFirst = [desc(x.t.leads.createdAt), desc(this.order)];
@@ -112,9 +114,10 @@ export class LeadStore {
       await this.x.apply((db, { leads }) => db.insert(leads).values(lead));
       return 0;
     }
+    const outbox = this.outbox;
     return this.x.write(function* (db, t) {
       yield* run(db.insert(t.leads).values(lead));
-      return yield* writeToOutbox(db, t, event);
+      return yield* outbox.write(db, t, event);
     });
   }
 
@@ -172,9 +175,10 @@ export class LeadStore {
   /**
    * Appends a history entry and makes its status the lead's current one, in one transaction.
    * Entries are only ever added: two changes made at once are both kept, the later one current.
-   * A status change's webhook event (`outbox`) is written in the same transaction.
+   * A status change's webhook event (`changed`) is written in the same transaction.
    */
-  async appendEvent(event: Omit<StoredLeadEvent, "id">, outbox?: OutboxEvent): Promise<number> {
+  async appendEvent(event: Omit<StoredLeadEvent, "id">, changed?: OutboxEvent): Promise<number> {
+    const outbox = this.outbox;
     return this.x.write(function* (db, t) {
       const { leads, leadEvents } = t;
       // The status first: with PostgreSQL its UPDATE takes the lead's row lock, so two changes at
@@ -184,7 +188,7 @@ export class LeadStore {
       yield* run(db.update(leads).set({ status: event.status }).where(eq(leads.id, event.leadId)));
       yield* run(db.insert(leadEvents).values(event));
       // lead.status_changed, in the same transaction as the change it tells of.
-      return outbox ? yield* writeToOutbox(db, t, outbox) : 0;
+      return changed ? yield* outbox.write(db, t, changed) : 0;
     });
   }
 

@@ -7,7 +7,7 @@ import { row, run, type Awaitable, type Executor } from "../executor.ts";
 import { GroupCommit } from "../sqlite/groupCommit.ts";
 import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 import { storable } from "../storableText.ts";
-import { enqueueEvent, wantedBy, writeToOutbox, type OutboxEvent } from "./webhookOutbox.ts";
+import { WebhookOutbox, type OutboxEvent } from "./webhookOutbox.ts";
 
 export interface StoredQuote {
   id: string;
@@ -32,9 +32,11 @@ export interface StoredQuote {
 export class QuoteStore {
   /** SQLite's prepared statements, or undefined with PostgreSQL (the executor's queries, below). */
   private readonly sqlite: SqliteQuoteStatements | undefined;
+  private readonly outbox: WebhookOutbox;
 
   constructor(private readonly x: Executor) {
-    this.sqlite = x instanceof SqliteExecutor ? new SqliteQuoteStatements(x) : undefined;
+    this.outbox = new WebhookOutbox(x);
+    this.sqlite = x instanceof SqliteExecutor ? new SqliteQuoteStatements(x, this.outbox) : undefined;
   }
 
   /**
@@ -51,9 +53,10 @@ export class QuoteStore {
       return 0;
     }
     // quote.created goes to the webhook outbox in the same transaction as the quote.
+    const outbox = this.outbox;
     return this.x.write(function* (db, t) {
       yield* run(db.insert(t.quotes).values({ ...quote, offers }));
-      return yield* writeToOutbox(db, t, event);
+      return yield* outbox.write(db, t, event);
     });
   }
 
@@ -83,9 +86,11 @@ class SqliteQuoteStatements {
   private readonly byId;
   private readonly insertQuote;
   private readonly writes: GroupCommit;
-  private readonly endpointsOf;
 
-  constructor(private readonly x: SqliteExecutor) {
+  constructor(
+    private readonly x: SqliteExecutor,
+    private readonly outbox: WebhookOutbox,
+  ) {
     const db = x.db;
     this.byId = db
       .select()
@@ -96,11 +101,6 @@ class SqliteQuoteStatements {
     this.insertQuote = db.$client.prepare<never, [string, string, string, string, string, string, string, string, number, number, string]>(
       `INSERT INTO quotes (id, workspace_id, insurance_type, line, province, postal_code, details, source, created_at, expires_at, offers)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    // The workspace's enabled webhook endpoints, read in the quote's write: prepared, so a
-    // workspace without webhooks adds a few microseconds to a quote, not a drizzle build.
-    this.endpointsOf = db.$client.prepare<{ id: string; events: string }, [string]>(
-      "SELECT id, events FROM webhook_endpoints WHERE workspace_id = ? AND disabled_at IS NULL",
     );
     // The connection's one group commit, which its executor writes through too.
     this.writes = GroupCommit.of(db.$client);
@@ -114,10 +114,8 @@ class SqliteQuoteStatements {
         // As drizzle's JSON column mode writes them.
         JSON.stringify(quote.details), quote.source, quote.createdAt, quote.expiresAt, JSON.stringify(offers),
       );
-      if (!event) return 0;
-      const endpoints = this.endpointsOf.all(event.workspaceId).map((e) => ({ id: e.id, events: JSON.parse(e.events) as string[] }));
-      const wanted = wantedBy(endpoints, event.type);
-      return wanted.length === 0 ? 0 : this.x.runInWrite((db, t) => enqueueEvent(db, t, event, wanted));
+      // The outbox's read is prepared too: a workspace without webhooks adds about a microsecond.
+      return event ? this.outbox.writeNow(this.x, event) : 0;
     });
   }
 

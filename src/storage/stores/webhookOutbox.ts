@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { rows, run, type Db, type Op, type Tables } from "../executor.ts";
+import { rows, run, type Db, type Executor, type Op, type Tables } from "../executor.ts";
+import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 
 /**
  * An event of a workspace, as the outbox stores it (issue 28): built by the procedure that made
@@ -20,24 +21,51 @@ export function newEventId(now: number): string {
   return `msg_${Bun.randomUUIDv7("hex", now).replaceAll("-", "")}`;
 }
 
+/** An endpoint as the outbox needs it: its id and the events it wants. */
+interface Subscriber {
+  id: string;
+  events: readonly string[];
+}
+
 /**
- * Adds the event to the outbox for every enabled endpoint of its workspace that wants its type,
- * inside the caller's write: nothing is written when none does, so a workspace without webhooks
- * pays one indexed read per lead or quote. Answers how many deliveries were queued.
+ * Writes events to the outbox inside a store's write (LeadStore, QuoteStore): for every enabled
+ * endpoint of the event's workspace that wants its type, nothing when none does, so a workspace
+ * without webhooks pays one indexed read per lead or quote. That read is the one place the
+ * dialects differ: SQLite runs it as a statement prepared once (about 2 µs, where drizzle's build
+ * cost a lead 50 µs: the lead POST must stay cheap), PostgreSQL as the executor's query.
  */
-export function* writeToOutbox(db: Db, t: Tables, event: OutboxEvent): Op<number> {
-  const { webhookEndpoints } = t;
-  const endpoints = yield* rows(
-    db
-      .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.workspaceId, event.workspaceId), isNull(webhookEndpoints.disabledAt))),
-  );
-  return yield* enqueueEvent(db, t, event, wantedBy(endpoints, event.type));
+export class WebhookOutbox {
+  private readonly subscribersOf: ((workspaceId: string) => Subscriber[]) | undefined;
+
+  constructor(x: Executor) {
+    if (x instanceof SqliteExecutor) {
+      const statement = x.db.$client.prepare<{ id: string; events: string }, [string]>(
+        "SELECT id, events FROM webhook_endpoints WHERE workspace_id = ? AND disabled_at IS NULL",
+      );
+      this.subscribersOf = (workspaceId) => statement.all(workspaceId).map((e) => ({ id: e.id, events: JSON.parse(e.events) as string[] }));
+    }
+  }
+
+  /** Queues the event for the endpoints that want it, inside the caller's write; answers how many deliveries. */
+  *write(db: Db, t: Tables, event: OutboxEvent): Op<number> {
+    const endpoints = this.subscribersOf ? this.subscribersOf(event.workspaceId) : yield* subscribers(db, t, event.workspaceId);
+    return yield* enqueueEvent(db, t, event, wantedBy(endpoints, event.type));
+  }
+
+  /** The same, for a write already running on SQLite's connection (QuoteStore's prepared insert). */
+  writeNow(x: SqliteExecutor, event: OutboxEvent): number {
+    const wanted = wantedBy(this.subscribersOf!(event.workspaceId), event.type);
+    return wanted.length === 0 ? 0 : x.runInWrite((db, t) => enqueueEvent(db, t, event, wanted));
+  }
+}
+
+/** The workspace's enabled endpoints, through the executor (PostgreSQL's way). */
+function* subscribers(db: Db, { webhookEndpoints: e }: Tables, workspaceId: string): Op<Subscriber[]> {
+  return yield* rows(db.select({ id: e.id, events: e.events }).from(e).where(and(eq(e.workspaceId, workspaceId), isNull(e.disabledAt))));
 }
 
 /** The ids of the endpoints subscribed to the type. */
-export function wantedBy(endpoints: readonly { id: string; events: readonly string[] }[], type: string): string[] {
+function wantedBy(endpoints: readonly Subscriber[], type: string): string[] {
   return endpoints.filter((e) => e.events.includes(type)).map((e) => e.id);
 }
 
