@@ -282,6 +282,8 @@ describe("without the loopback allowance", () => {
     expect((await listed())[0]!.responseStatus).toBeNull();
     // Give-up window 1.8 s (WEBHOOKS_GIVE_UP_HOURS=0.0005): the run of failures disables it.
     expect(await eventually(async () => (await read())?.status === "disabled", 8_000)).toBe(true);
+    // Disabled by the failure that gave the event up, not one event later.
+    expect((await listed())[0]!.status).toBe("failed");
     expect((await read()).disabledReason).toContain("in a row");
     expect(receiver.received.some((h) => h.headers.host?.startsWith("vm"))).toBe(false);
   }, 15_000); // the give-up window and the retries within it take a few seconds by design

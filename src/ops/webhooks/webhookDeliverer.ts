@@ -164,6 +164,10 @@ export class WebhookDeliverer {
         responseBody: kept,
         outcome,
         nextAttemptAt: outcome === "retry" ? at + retryDelayMs(d.attempts, this.settings.retryBaseMs, Math.random()) : at,
+        // A run of failures starts when its event was due (at most a minute before its first
+        // attempt, for an event that waited while the endpoint was disabled): so the endpoint is
+        // disabled by the failure that gives the event up, not one event later.
+        failingFrom: d.attempts === 1 ? Math.max(d.createdAt, started - 60_000) : at,
         disableIfFailingSince: at - this.settings.giveUpMs,
         disableReason: `failed for ${hours} h in a row (last: ${error ?? "no answer"})`,
       });

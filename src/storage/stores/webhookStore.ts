@@ -46,6 +46,8 @@ export interface AttemptRecord {
   /** delivered: 2xx; gone: 410, the endpoint is disabled; retry at nextAttemptAt; failed: given up. */
   outcome: "delivered" | "gone" | "retry" | "failed";
   nextAttemptAt: number;
+  /** Where a run of failures this attempt starts begins (see WebhookDeliverer.attempt). */
+  failingFrom: number;
   /** An endpoint failing since this time or earlier is disabled by this failure. */
   disableIfFailingSince: number;
   /** The reason written when this failure disables it. */
@@ -246,7 +248,7 @@ export class WebhookStore {
         yield* run(db.update(e).set({ disabledAt: a.at, disabledReason: "the endpoint answered 410 Gone", updatedAt: a.at }).where(and(eq(e.id, a.endpointId), isNull(e.disabledAt))));
         return;
       }
-      yield* run(db.update(e).set({ failingSince: sql`coalesce(${e.failingSince}, ${a.at})` }).where(eq(e.id, a.endpointId)));
+      yield* run(db.update(e).set({ failingSince: sql`coalesce(${e.failingSince}, ${a.failingFrom})` }).where(eq(e.id, a.endpointId)));
       yield* run(
         db
           .update(e)
