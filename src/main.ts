@@ -3,6 +3,7 @@ import { ConfigError } from "./config.ts";
 import { backupCommand } from "./cli/backupCommand.ts";
 import { printableLines, RefusedError, UsageError } from "./cli/cliSupport.ts";
 import { keysCommand } from "./cli/keysCommand.ts";
+import { webhooksCommand } from "./cli/webhooksCommand.ts";
 import { consoleLinkCommand } from "./cli/consoleLinkCommand.ts";
 import { migrateCommand } from "./cli/migrateCommand.ts";
 import { restoreCommand } from "./cli/restoreCommand.ts";
@@ -23,6 +24,7 @@ Commands:
   seed      Replace the directory with generated demo data
   keys      Create, list and revoke API keys
   console-link  Print a one-time sign-in link to a workspace's console (or end its sessions)
+  webhooks  Register, list and delete a workspace's webhook endpoints
   backup    Copy the live database to a new file while it serves
   restore   Put a backup in place of the database (server stopped)
 
@@ -34,6 +36,7 @@ const commands: Record<string, (args: string[], env: Record<string, string | und
   seed: seedCommand,
   keys: keysCommand,
   "console-link": consoleLinkCommand,
+  webhooks: webhooksCommand,
   backup: backupCommand,
   restore: restoreCommand,
 };
