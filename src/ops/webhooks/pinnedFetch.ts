@@ -56,7 +56,8 @@ export async function checkedAddresses(url: URL, allowLoopback: boolean, resolve
   for (const address of addresses) {
     const kind = addressKind(address) ?? "reserved";
     if (!addressAllowed(kind, allowLoopback)) {
-      throw new AddressRefused(`refused: ${host.name} resolves to ${address}, ${refusedAddressWords(kind as Exclude<AddressKind, "public">)}`);
+      // The address itself is not told: the workspace would learn how our network names resolve.
+      throw new AddressRefused(`refused: ${host.name} resolves to ${refusedAddressWords(kind as Exclude<AddressKind, "public">)}`);
     }
   }
   return addresses;
