@@ -1,6 +1,10 @@
 import type { RateLimiter } from "../auth/rateLimiter.ts";
 import type { Logger } from "../log.ts";
 import type { QuotePurge } from "../storage/stores/quotePurge.ts";
+import type { WebhookStore } from "../storage/stores/webhookStore.ts";
+
+/** How long the webhook delivery log keeps a finished delivery (delivered or given up). */
+export const WEBHOOK_LOG_DAYS = 30;
 
 export interface MaintenanceOptions {
   /** How often idle rate-limit windows are dropped (default one minute). */
@@ -11,7 +15,8 @@ export interface MaintenanceOptions {
 
 /**
  * The server's housekeeping on timers that never keep the process alive: rate-limit windows of
- * keys gone quiet are dropped, and quotes past expiry plus the grace are deleted in batches,
+ * keys gone quiet are dropped, and quotes past expiry plus the grace (and webhook deliveries
+ * finished more than WEBHOOK_LOG_DAYS ago) are deleted in batches,
  * each its own short transaction with the event loop free between them.
  */
 export interface Maintenance {
@@ -26,6 +31,7 @@ export interface Maintenance {
  */
 export interface MaintenanceDeps {
   quotePurge: Pick<QuotePurge, "batch">;
+  webhooks: Pick<WebhookStore, "purge">;
   rateLimiter: Pick<RateLimiter, "sweep">;
   log: Logger;
   now: () => number;
@@ -49,6 +55,14 @@ export function startMaintenance(services: MaintenanceDeps, options: Maintenance
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (total > 0) services.log.info("expired quotes purged", { deleted: total });
+    // The webhook delivery log, in batches too: finished deliveries older than WEBHOOK_LOG_DAYS.
+    const before = services.now() - WEBHOOK_LOG_DAYS * 86_400_000;
+    let deliveries = 0;
+    for (let n = -1; n !== 0 && !stopped; await new Promise((resolve) => setImmediate(resolve))) {
+      n = await services.webhooks.purge(before);
+      deliveries += n;
+    }
+    if (deliveries > 0) services.log.info("old webhook deliveries purged", { deleted: deliveries });
     return total;
   }
 

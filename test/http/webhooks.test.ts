@@ -248,6 +248,21 @@ test("PATCH changes events and disables or enables; DELETE removes it", async ()
   expect((await call("GET", `/api/v1/webhooks/${endpoint.id}`, manager)).status).toBe(404);
 });
 
+test("the housekeeping purge drops finished deliveries older than 30 days and their events; pending ones stay", async () => {
+  expect(await server.countRows("webhook_deliveries")).toBeGreaterThan(0);
+  const realNow = server.app.services.now;
+  server.app.services.now = () => realNow() + 31 * 86_400_000;
+  try {
+    await server.app.maintenance.purgeNow();
+  } finally {
+    server.app.services.now = realNow;
+  }
+  const left = await server.rows<{ status: string }>("SELECT status FROM webhook_deliveries");
+  expect(left.every((d) => d.status === "pending")).toBe(true);
+  const orphans = await server.rows("SELECT id FROM webhook_events e WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)");
+  expect(orphans).toEqual([]);
+});
+
 describe("without the loopback allowance", () => {
   let strict: TestServer;
   let strictKey: string;

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, inArray, isNull, lte, min, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lt, lte, min, sql } from "drizzle-orm";
 import type { webhookDeliveries, webhookEndpoints } from "../../../db/schema.ts";
-import { row, rows, run, type Awaitable, type Executor, type Op } from "../executor.ts";
+import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
 import { enqueueEvent, type OutboxEvent } from "./webhookOutbox.ts";
 
@@ -96,15 +96,34 @@ export class WebhookStore {
     return updated;
   }
 
-  /** Deletes the endpoint and its deliveries; false when the workspace has no such endpoint. */
+  /** Deletes the endpoint, its deliveries and the events no other endpoint still has; false when the workspace has no such endpoint. */
   async delete(id: string, workspaceId: string): Promise<boolean> {
     if (!storable(id)) return false;
-    return this.x.write(function* (db, { webhookEndpoints: e, webhookDeliveries: d }) {
+    return this.x.write(function* (db, t) {
+      const { webhookEndpoints: e, webhookDeliveries: d } = t;
       const found = yield* row(db.select({ id: e.id }).from(e).where(and(eq(e.id, id), eq(e.workspaceId, workspaceId))));
       if (!found) return false;
+      const events = yield* rows(db.select({ id: d.eventId }).from(d).where(eq(d.endpointId, id)));
       yield* run(db.delete(d).where(eq(d.endpointId, id)));
+      yield* deleteUnsentEvents(db, t, events.map((ev) => ev.id));
       yield* run(db.delete(e).where(eq(e.id, id)));
       return true;
+    });
+  }
+
+  /**
+   * Deletes up to `limit` finished deliveries (delivered or failed) created before `before`, and
+   * their events once no delivery refers to them; answers how many deliveries went. The delivery
+   * log is kept WEBHOOK_LOG_DAYS (src/ops/maintenance.ts runs this in batches).
+   */
+  async purge(before: number, limit = 500): Promise<number> {
+    return this.x.write(function* (db, t) {
+      const { webhookDeliveries: d } = t;
+      const old = yield* rows(db.select({ id: d.id, eventId: d.eventId }).from(d).where(and(inArray(d.status, ["delivered", "failed"]), lt(d.createdAt, before))).limit(limit));
+      if (old.length === 0) return 0;
+      yield* run(db.delete(d).where(inArray(d.id, old.map((r) => r.id))));
+      yield* deleteUnsentEvents(db, t, [...new Set(old.map((r) => r.eventId))]);
+      return old.length;
     });
   }
 
@@ -257,6 +276,14 @@ export class WebhookStore {
       );
     });
   }
+}
+
+/** Of these events, deletes those no delivery refers to any more. */
+function* deleteUnsentEvents(db: Db, { webhookEvents: ev, webhookDeliveries: d }: Tables, ids: readonly string[]): Op<void> {
+  if (ids.length === 0) return;
+  const kept = new Set((yield* rows(db.select({ id: d.eventId }).from(d).where(inArray(d.eventId, [...ids])))).map((r) => r.id));
+  const gone = ids.filter((id) => !kept.has(id));
+  if (gone.length > 0) yield* run(db.delete(ev).where(inArray(ev.id, gone)));
 }
 
 /** A delivery's columns, named for a select that adds its event's. */
