@@ -206,6 +206,17 @@ test("rolling the secret with an overlap: deliveries carry two signatures, each 
   expect(() => new Webhook(next.secret!).verify(second.body, second.headers)).toThrow();
 });
 
+test("roll-secret takes no body at all: the overlap is then 24 hours", async () => {
+  const endpoint = await register("/bodyless", ["lead.created"]);
+  const rolled = await call("POST", `/api/v1/webhooks/${endpoint.id}/roll-secret`, manager);
+  expect(rolled.status).toBe(200);
+  const next = ((await rolled.json()) as { data: Endpoint }).data;
+  expect(next.secret).toMatch(/^whsec_/);
+  const hours = (Date.parse(next.previousSecretExpiresAt!) - Date.now()) / 3_600_000;
+  expect(hours).toBeGreaterThan(23.9);
+  expect(hours).toBeLessThanOrEqual(24);
+});
+
 test("Send test event and Resend: a webhook.test arrives, and a resend carries the same webhook-id", async () => {
   const endpoint = await register("/tested", ["lead.created"]);
   const tested = await call("POST", `/api/v1/webhooks/${endpoint.id}/test`, manager);

@@ -203,7 +203,7 @@ export const restRoutes: readonly RestRoute[] = [
     surface: "rest",
     procedure: "webhooks.rollSecret",
     summary: "Give the endpoint a new signing secret (answered once); the old one signs too during the overlap",
-    body: true,
+    body: "optional",
     envelope: "data",
   }),
   restRoute({ method: "GET", path: "/api/v1/webhooks/:webhookId/deliveries", surface: "rest", procedure: "webhooks.deliveries", summary: "The endpoint's latest deliveries: status, attempts, response code, latency", envelope: "as-is" }),
