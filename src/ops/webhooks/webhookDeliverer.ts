@@ -38,6 +38,8 @@ export class WebhookDeliverer {
   private looking: Promise<void> | undefined;
   private lookAgain = false;
   private stopped = false;
+  /** Whether the last look failed (a fault is logged once, not once a second). */
+  private claimsFailing = false;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly abort = new AbortController();
 
@@ -99,9 +101,12 @@ export class WebhookDeliverer {
       } else if (due !== undefined) {
         next = Math.min(POLL_MS, due - now);
       }
+      if (this.claimsFailing) this.log.info("webhook deliveries claimed again");
+      this.claimsFailing = false;
     } catch (error) {
-      // A busy or unreachable database: logged, and the next look comes at the next poll.
-      this.log.warn("webhook deliveries not claimed; retried at the next poll", { error: messageOf(error) });
+      // A busy or unreachable database: logged once per episode, and looked at again at the next poll.
+      if (!this.claimsFailing) this.log.warn("webhook deliveries not claimed; retried every second until the database answers", { error: messageOf(error) });
+      this.claimsFailing = true;
     }
     if (!this.stopped) {
       this.timer = setTimeout(() => this.wake(), Math.max(0, next));
