@@ -244,6 +244,16 @@ test("another workspace sees neither the endpoint nor its deliveries (so never a
     expect(response.status).toBe(404);
     expect(((await response.json()) as { code: string }).code).toBe("webhook_not_found");
   }
+  for (const [method, path, body] of [
+    ["PATCH", `/api/v1/webhooks/${endpoint.id}`, { enabled: false }],
+    ["POST", `/api/v1/webhooks/${endpoint.id}/roll-secret`, { overlap: "now" }],
+    ["POST", `/api/v1/webhooks/${endpoint.id}/test`, undefined],
+    ["DELETE", `/api/v1/webhooks/${endpoint.id}`, undefined],
+  ] as const) {
+    const response = await call(method, path, other, body);
+    expect(response.status, `${method} ${path}`).toBe(404);
+  }
+  expect(((await (await call("GET", `/api/v1/webhooks/${endpoint.id}`, manager)).json()) as { data: Endpoint }).data.status).toBe("enabled");
   expect(((await (await call("GET", "/api/v1/webhooks", other)).json()) as { data: unknown[] }).data).toEqual([]);
   const otherWriter = await server.createKey({ workspace: "someone-else", scopes: ["leads:write"] });
   expect((await call("POST", "/api/v1/leads", otherWriter, LEAD)).status).toBe(201);

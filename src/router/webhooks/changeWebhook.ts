@@ -2,7 +2,7 @@ import { z } from "zod";
 import { objectExpected } from "../../schemas/fieldErrors.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { endpointFields, endpointUrl } from "./webhookInput.ts";
-import { endpointSchema, toEndpointView, webhookId, workspaceEndpoint } from "./webhookView.ts";
+import { endpointSchema, toEndpointView, webhookId, webhookNotFound } from "./webhookView.ts";
 
 const endpointChange = {
   url: endpointFields.url.optional(),
@@ -22,7 +22,7 @@ export const updateWebhook = scopedProcedure("webhooks:manage")
     const { webhookId: id, url, ...rest } = input;
     const change = { ...rest, ...(url === undefined ? {} : { url: endpointUrl(url, ctx.services.webhookPolicy.allowHttpLoopback) }) };
     const updated = await ctx.services.webhooks.update(id, ctx.principal.workspaceId, change, now);
-    return toEndpointView(updated ?? (await workspaceEndpoint(ctx.services.webhooks, id, ctx.principal.workspaceId)), now);
+    return toEndpointView(updated ?? webhookNotFound(id), now);
   });
 
 /** Removes an endpoint and its delivery log; nothing more is sent to it. */
@@ -30,8 +30,6 @@ export const deleteWebhook = scopedProcedure("webhooks:manage")
   .input(z.object({ webhookId }))
   .output(z.object({ id: z.string(), deleted: z.literal(true) }))
   .mutation(async ({ ctx, input }) => {
-    if (!(await ctx.services.webhooks.delete(input.webhookId, ctx.principal.workspaceId))) {
-      await workspaceEndpoint(ctx.services.webhooks, input.webhookId, ctx.principal.workspaceId);
-    }
+    if (!(await ctx.services.webhooks.delete(input.webhookId, ctx.principal.workspaceId))) webhookNotFound(input.webhookId);
     return { id: input.webhookId, deleted: true as const };
   });

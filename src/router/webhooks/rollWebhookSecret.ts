@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ROLL_GRACE_MS, ROLL_GRACES } from "../../auth/keyVocabulary.ts";
 import { newWebhookSecret } from "../../domain/webhooks/webhookEvents.ts";
 import { scopedProcedure } from "../trpc.ts";
-import { endpointWithSecretSchema, toEndpointView, webhookId, workspaceEndpoint } from "./webhookView.ts";
+import { endpointWithSecretSchema, toEndpointView, webhookId, webhookNotFound } from "./webhookView.ts";
 
 export const rollWebhookSecretInput = z.object({
   webhookId,
@@ -25,6 +25,6 @@ export const rollWebhookSecret = scopedProcedure("webhooks:manage")
     const now = ctx.services.now();
     const secret = newWebhookSecret();
     const rolled = await ctx.services.webhooks.rollSecret(input.webhookId, ctx.principal.workspaceId, secret, now + ROLL_GRACE_MS[input.overlap], now);
-    if (!rolled) await workspaceEndpoint(ctx.services.webhooks, input.webhookId, ctx.principal.workspaceId);
-    return { ...toEndpointView(rolled!, now), secret };
+    if (!rolled) webhookNotFound(input.webhookId);
+    return { ...toEndpointView(rolled, now), secret };
   });

@@ -83,7 +83,10 @@ export const webhookId = idText(requiredOr("must be text: an endpoint id such as
 
 /** The workspace's endpoint, or 404 webhook_not_found (another workspace's is not found either). */
 export async function workspaceEndpoint(store: WebhookStore, id: string, workspaceId: string): Promise<StoredEndpoint> {
-  const found = await store.find(id, workspaceId);
-  if (!found) throw new CodedError("webhook_not_found", `No webhook endpoint with the id ${JSON.stringify(id)} exists in this workspace.`);
-  return found;
+  return (await store.find(id, workspaceId)) ?? webhookNotFound(id);
+}
+
+/** 404 webhook_not_found, for an id the workspace has no endpoint by. */
+export function webhookNotFound(id: string): never {
+  throw new CodedError("webhook_not_found", `No webhook endpoint with the id ${JSON.stringify(id)} exists in this workspace.`);
 }
