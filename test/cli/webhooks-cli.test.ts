@@ -34,4 +34,4 @@ test("webhooks create, list and delete; a private or http URL is refused; loopba
   expect((await runCli(["webhooks", "delete", endpoint.id, "--workspace", "acme"], env)).code).toBe(0);
   expect((await runCli(["webhooks", "delete", endpoint.id, "--workspace", "acme"], env)).code).toBe(1);
   expect((JSON.parse((await runCli(["webhooks", "list", "--workspace", "acme", "--json"], env)).stdout) as unknown[]).length).toBe(1);
-});
+}, 30_000); // ten CLI processes, each starting Bun and opening the database
