@@ -86,3 +86,30 @@ test("kill -9 while deliveries are in flight: after a restart every event arrive
   expect(idsByLead.size).toBe(LEADS);
   for (const ids of idsByLead.values()) expect(ids.size).toBe(1);
 }, 60_000);
+
+test("SIGTERM with an attempt in flight: the attempt finishes and is recorded, so it is not sent again", async () => {
+  const path = tmp.path("webhook-term.db");
+  server = await serve(path);
+  const manager = await key(path, "webhooks:manage");
+  const writer = await key(path, "leads:write");
+  let arrived = 0;
+  receiver.answer("/term", async () => {
+    arrived++;
+    await Bun.sleep(500);
+    return new Response("ok");
+  });
+  const auth = (k: string) => ({ Authorization: `Bearer ${k}`, "Content-Type": "application/json" });
+  const made = await fetch(`${server.url}/api/v1/webhooks`, { method: "POST", headers: auth(manager), body: JSON.stringify({ url: receiver.url("/term"), events: ["lead.created"] }) });
+  const endpoint = ((await made.json()) as { data: { id: string } }).data;
+  const lead = await fetch(`${server.url}/api/v1/leads`, { method: "POST", headers: auth(writer), body: JSON.stringify({ name: "Term Hook", email: "term@example.ca", phone: "(416) 555-0199", insuranceType: "Home" }) });
+  expect(lead.status).toBe(201);
+  expect(await eventually(() => arrived === 1, 5_000)).toBe(true);
+  server.proc.kill("SIGTERM");
+  expect(await server.proc.exited).toBe(0);
+
+  server = await serve(path);
+  const deliveries = await fetch(`${server.url}/api/v1/webhooks/${endpoint.id}/deliveries`, { headers: auth(manager) });
+  const [delivery] = ((await deliveries.json()) as { data: { status: string; attempts: number; responseStatus: number }[] }).data;
+  expect(delivery).toMatchObject({ status: "delivered", attempts: 1, responseStatus: 200 });
+  expect(arrived).toBe(1);
+}, 30_000);

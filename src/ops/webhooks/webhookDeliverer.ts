@@ -23,6 +23,8 @@ const POLL_MS = 1_000;
 /** The most of an answer's body read, and the most kept in the delivery log. */
 const READ_BODY_BYTES = 64 * 1024;
 const KEPT_BODY_BYTES = 1024;
+/** How long a stop lets attempts in flight finish before it cuts them (each would be sent again). */
+const STOP_GRACE_MS = 2_000;
 
 /**
  * Sends the outbox's deliveries (issue 28), in the background of every instance: nothing on the
@@ -76,14 +78,18 @@ export class WebhookDeliverer {
   }
 
   /**
-   * Stops claiming and cuts the attempts in flight: their claims expire and another instance
-   * (or this one, restarted) sends them again. Resolves once none is left running.
+   * Stops claiming, lets the attempts in flight finish for up to `graceMs` (recorded as usual),
+   * then cuts the rest: their claims expire and another instance (or this one, restarted) sends
+   * them again, with the same webhook-id. Resolves once none is left running.
    */
-  async stop(): Promise<void> {
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    this.abort.abort(new Error("the server is stopping"));
     await this.looking;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    this.abort.abort(new Error("the server is stopping"));
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -151,7 +157,7 @@ export class WebhookDeliverer {
       if (status >= 300 && status < 400) error = `answered ${status}: redirects are not followed`;
       else if (outcomeOfStatus(status) === "retry") error = `answered ${status}`;
     } catch (thrown) {
-      if (this.stopped) return; // cut by stop(): the claim expires and the delivery is sent again
+      if (this.abort.signal.aborted) return; // cut by stop(): the claim expires and the delivery is sent again
       error = thrown instanceof AddressRefused ? thrown.message : deadline.aborted ? `no answer within ${this.settings.timeoutMs / 1000} s` : `could not connect: ${messageOf(thrown)}`;
     }
     const at = this.now();
