@@ -53,14 +53,6 @@ export class SqliteExecutor implements Executor {
     return build(this.db, schema).get() as ReturnType<Q["get"]>;
   }
 
-  /**
-   * Runs an operation's statements at once, for a store already inside a write of this
-   * connection's group commit (QuoteStore's prepared insert adds the webhook outbox's rows so).
-   */
-  runInWrite<T>(op: OpBuilder<T>): T {
-    return runToEnd(op(this.db, schema), execute);
-  }
-
   /** Unchanged: a write already holds the database's lock (BEGIN IMMEDIATE), and SQLite has no FOR UPDATE. */
   forUpdate<Q extends Runnable>(query: Q): Q {
     return query;

@@ -88,7 +88,7 @@ class SqliteQuoteStatements {
   private readonly writes: GroupCommit;
 
   constructor(
-    private readonly x: SqliteExecutor,
+    x: SqliteExecutor,
     private readonly outbox: WebhookOutbox,
   ) {
     const db = x.db;
@@ -115,7 +115,7 @@ class SqliteQuoteStatements {
         JSON.stringify(quote.details), quote.source, quote.createdAt, quote.expiresAt, JSON.stringify(offers),
       );
       // The outbox's read is prepared too: a workspace without webhooks adds about a microsecond.
-      return event ? this.outbox.writeNow(this.x, event) : 0;
+      return event ? this.outbox.writeNow(event) : 0;
     });
   }
 
