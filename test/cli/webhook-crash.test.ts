@@ -36,11 +36,31 @@ async function key(path: string, scopes: string): Promise<string> {
   return (JSON.parse(made.stdout) as { key: string }).key;
 }
 
-test("kill -9 while deliveries are in flight: after a restart every event arrives, duplicates only with the same webhook-id", async () => {
-  const path = tmp.path("webhook-crash.db");
+/** A request to the running server with a key and a JSON body (or none). */
+function call(method: string, path: string, auth: string, body?: unknown): Promise<Response> {
+  const headers = { Authorization: `Bearer ${auth}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) };
+  return fetch(server!.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** A server on a fresh database, a workspace's two keys, and its endpoint on the receiver's path for lead.created. */
+async function serveWithEndpoint(name: string, hookPath: string): Promise<{ path: string; manager: string; writer: string; endpointId: string }> {
+  const path = tmp.path(name);
   server = await serve(path);
   const manager = await key(path, "webhooks:manage");
   const writer = await key(path, "leads:write");
+  const made = await call("POST", "/api/v1/webhooks", manager, { url: receiver.url(hookPath), events: ["lead.created"] });
+  expect(made.status).toBe(201);
+  return { path, manager, writer, endpointId: ((await made.json()) as { data: { id: string } }).data.id };
+}
+
+/** Creates a lead; answers its id. */
+async function createLead(writer: string, n: number): Promise<string> {
+  const response = await call("POST", "/api/v1/leads", writer, { name: "Crash Hook", email: `crash${n}@example.ca`, phone: "(416) 555-0199", insuranceType: "Home" });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { data: { id: string } }).data.id;
+}
+
+test("kill -9 while deliveries are in flight: after a restart every event arrives, duplicates only with the same webhook-id", async () => {
   let held = 0;
   let killed = false;
   const { promise: kill, resolve: release } = Promise.withResolvers<void>();
@@ -56,21 +76,14 @@ test("kill -9 while deliveries are in flight: after a restart every event arrive
     deliveredAfterKill.push({ lead: (JSON.parse(hook.body) as { data: { id: string } }).data.id, webhookId: hook.headers["webhook-id"]! });
     return new Response("ok");
   });
-  const post = (url: string, path: string, auth: string, body: unknown) =>
-    fetch(url + path, { method: "POST", headers: { Authorization: `Bearer ${auth}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  expect((await post(server.url, "/api/v1/webhooks", manager, { url: receiver.url("/crash"), events: ["lead.created"] })).status).toBe(201);
-
+  const { path, writer } = await serveWithEndpoint("webhook-crash.db", "/crash");
   const leadIds: string[] = [];
-  for (let i = 0; i < LEADS; i++) {
-    const response = await post(server.url, "/api/v1/leads", writer, { name: "Crash Hook", email: `crash${i}@example.ca`, phone: "(416) 555-0199", insuranceType: "Home" });
-    expect(response.status).toBe(201);
-    leadIds.push(((await response.json()) as { data: { id: string } }).data.id);
-  }
+  for (let i = 0; i < LEADS; i++) leadIds.push(await createLead(writer, i));
   // Killed mid-delivery: once every lead's attempt is in flight (or after 1.5 s, some of them).
   await eventually(() => held === LEADS, 1_500);
   expect(held).toBeGreaterThan(0);
-  server.proc.kill("SIGKILL");
-  await server.proc.exited;
+  server!.proc.kill("SIGKILL");
+  await server!.proc.exited;
   killed = true;
   release();
 
@@ -88,27 +101,20 @@ test("kill -9 while deliveries are in flight: after a restart every event arrive
 }, 60_000);
 
 test("SIGTERM with an attempt in flight: the attempt finishes and is recorded, so it is not sent again", async () => {
-  const path = tmp.path("webhook-term.db");
-  server = await serve(path);
-  const manager = await key(path, "webhooks:manage");
-  const writer = await key(path, "leads:write");
   let arrived = 0;
   receiver.answer("/term", async () => {
     arrived++;
     await Bun.sleep(500);
     return new Response("ok");
   });
-  const auth = (k: string) => ({ Authorization: `Bearer ${k}`, "Content-Type": "application/json" });
-  const made = await fetch(`${server.url}/api/v1/webhooks`, { method: "POST", headers: auth(manager), body: JSON.stringify({ url: receiver.url("/term"), events: ["lead.created"] }) });
-  const endpoint = ((await made.json()) as { data: { id: string } }).data;
-  const lead = await fetch(`${server.url}/api/v1/leads`, { method: "POST", headers: auth(writer), body: JSON.stringify({ name: "Term Hook", email: "term@example.ca", phone: "(416) 555-0199", insuranceType: "Home" }) });
-  expect(lead.status).toBe(201);
+  const { path, manager, writer, endpointId } = await serveWithEndpoint("webhook-term.db", "/term");
+  await createLead(writer, 0);
   expect(await eventually(() => arrived === 1, 5_000)).toBe(true);
-  server.proc.kill("SIGTERM");
-  expect(await server.proc.exited).toBe(0);
+  server!.proc.kill("SIGTERM");
+  expect(await server!.proc.exited).toBe(0);
 
   server = await serve(path);
-  const deliveries = await fetch(`${server.url}/api/v1/webhooks/${endpoint.id}/deliveries`, { headers: auth(manager) });
+  const deliveries = await call("GET", `/api/v1/webhooks/${endpointId}/deliveries`, manager);
   const [delivery] = ((await deliveries.json()) as { data: { status: string; attempts: number; responseStatus: number }[] }).data;
   expect(delivery).toMatchObject({ status: "delivered", attempts: 1, responseStatus: 200 });
   expect(arrived).toBe(1);
