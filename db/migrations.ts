@@ -15,6 +15,7 @@ import keyRolls from "./migrations/0012_key_rolls.sql" with { type: "text" };
 import idempotencyRecords from "./migrations/0013_idempotency_records.sql" with { type: "text" };
 import importKeysAndAudit from "./migrations/0014_import_keys_and_audit.sql" with { type: "text" };
 import auditAppendOnly from "./migrations/0015_audit_append_only.sql" with { type: "text" };
+import webhooks from "./migrations/0016_webhooks.sql" with { type: "text" };
 
 /**
  * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0013_idempotency_records", sql: idempotencyRecords },
   { tag: "0014_import_keys_and_audit", sql: importKeysAndAudit },
   { tag: "0015_audit_append_only", sql: auditAppendOnly },
+  { tag: "0016_webhooks", sql: webhooks },
 ];
 
 export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

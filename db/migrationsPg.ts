@@ -6,6 +6,7 @@ import keyRolls from "./migrations-pg/0003_key_rolls.sql" with { type: "text" };
 import idempotencyRecords from "./migrations-pg/0004_idempotency_records.sql" with { type: "text" };
 import importKeysAndAudit from "./migrations-pg/0005_import_keys_and_audit.sql" with { type: "text" };
 import auditAppendOnly from "./migrations-pg/0006_audit_append_only.sql" with { type: "text" };
+import webhooks from "./migrations-pg/0007_webhooks.sql" with { type: "text" };
 
 /**
  * The PostgreSQL migrations (drizzle-kit's output for db/schema.pg.ts, plus hand-written ones
@@ -20,6 +21,7 @@ export const PG_MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0004_idempotency_records", sql: idempotencyRecords },
   { tag: "0005_import_keys_and_audit", sql: importKeysAndAudit },
   { tag: "0006_audit_append_only", sql: auditAppendOnly },
+  { tag: "0007_webhooks", sql: webhooks },
 ];
 
 export const PG_JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

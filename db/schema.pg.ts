@@ -399,3 +399,83 @@ export const keyUsageDaily = pgTable(
     primaryKey({ columns: [t.keyId, t.day] }),
   ],
 );
+
+/**
+ * Where a workspace wants its events sent (issue 28). The signing secret is kept as it is (a
+ * receiver verifies with it, so it cannot be a hash); a roll keeps the previous one signing too
+ * until `previous_secret_expires_at`. An endpoint failing for the give-up window in a row, or
+ * answering 410, is disabled, with the reason for the console.
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    url: text("url").notNull(),
+    /** The event types it receives (lead.created, lead.status_changed, quote.created). */
+    events: jsonb("events").$type<string[]>().notNull(),
+    description: text("description"),
+    /** whsec_ + base64 of 24 random bytes: shown once, at creation and at each roll. */
+    secret: text("secret").notNull(),
+    /** The secret before the last roll, still signing until previous_secret_expires_at. */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: bigint("previous_secret_expires_at", { mode: "number" }),
+    /** The first failed attempt of the current run of failures; null after a success. */
+    failingSince: bigint("failing_since", { mode: "number" }),
+    disabledAt: bigint("disabled_at", { mode: "number" }),
+    /** Why it was disabled (410 Gone, failing for 24 h, or the workspace's own PATCH). */
+    disabledReason: text("disabled_reason"),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+    updatedAt: bigint("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    index("webhook_endpoints_workspace").on(t.workspaceId),
+  ],
+);
+
+/**
+ * The outbox: an event written in the same transaction as the lead or quote that caused it, only
+ * when the workspace has an endpoint that wants it. `data` is the resource as the REST API answers
+ * it; its id is the `webhook-id` of every attempt to send it.
+ */
+export const webhookEvents = pgTable("webhook_events", {
+  id: text("id").primaryKey(),
+  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  type: text("type").notNull(),
+  data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+  createdAt: bigint("created_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * One event to one endpoint, and how sending it went. The deliverer claims due rows by moving
+ * `next_attempt_at` past the attempt's lease (PostgreSQL: FOR UPDATE SKIP LOCKED, so each is sent
+ * by one instance at a time); an instance that dies mid-attempt leaves the row due again when the
+ * lease ends, so an event is sent at least once.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    eventId: text("event_id").notNull().references(() => webhookEvents.id),
+    endpointId: text("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id").notNull(),
+    /** pending, delivered or failed (gave up after the retry window). */
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: bigint("next_attempt_at", { mode: "number" }).notNull(),
+    lastAttemptAt: bigint("last_attempt_at", { mode: "number" }),
+    /** The last attempt's HTTP status; null when it got none (refused, timed out). */
+    responseStatus: integer("response_status"),
+    latencyMs: integer("latency_ms"),
+    /** Why the last attempt failed, in our words (never a response body). */
+    error: text("error"),
+    /** The first 1 KiB of the last response body, for its own workspace only. */
+    responseBody: text("response_body"),
+    deliveredAt: bigint("delivered_at", { mode: "number" }),
+    createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint").on(t.endpointId, t.id),
+  ],
+);

@@ -347,4 +347,68 @@ export const tables = {
     },
     extras: (t) => [primaryKey(t.keyId, t.day)],
   }),
+
+  // Issue 28 (webhooks): endpoints, the outbox of events and their deliveries, one block.
+  webhookEndpoints: table("webhook_endpoints", {
+    doc: `Where a workspace wants its events sent (issue 28). The signing secret is kept as it is (a
+      receiver verifies with it, so it cannot be a hash); a roll keeps the previous one signing too
+      until \`previous_secret_expires_at\`. An endpoint failing for the give-up window in a row, or
+      answering 410, is disabled, with the reason for the console.`,
+    columns: {
+      id: text().primaryKey(),
+      workspaceId: text().notNull().references("workspaces.id"),
+      url: text().notNull(),
+      events: json("string[]").notNull().doc("The event types it receives (lead.created, lead.status_changed, quote.created)."),
+      description: text(),
+      secret: text().notNull().doc("whsec_ + base64 of 24 random bytes: shown once, at creation and at each roll."),
+      previousSecret: text().doc("The secret before the last roll, still signing until previous_secret_expires_at."),
+      previousSecretExpiresAt: millis(),
+      failingSince: millis().doc("The first failed attempt of the current run of failures; null after a success."),
+      disabledAt: millis(),
+      disabledReason: text().doc("Why it was disabled (410 Gone, failing for 24 h, or the workspace's own PATCH)."),
+      createdAt: millis().notNull(),
+      updatedAt: millis().notNull(),
+    },
+    extras: (t) => [index("webhook_endpoints_workspace").on(t.workspaceId)],
+  }),
+
+  webhookEvents: table("webhook_events", {
+    doc: `The outbox: an event written in the same transaction as the lead or quote that caused it,
+      only when the workspace has an endpoint that wants it. \`data\` is the resource as the REST
+      API answers it; its id is the \`webhook-id\` of every attempt to send it.`,
+    columns: {
+      id: text().primaryKey(),
+      workspaceId: text().notNull().references("workspaces.id"),
+      type: text().notNull(),
+      data: json("Record<string, unknown>").notNull(),
+      createdAt: millis().notNull(),
+    },
+  }),
+
+  webhookDeliveries: table("webhook_deliveries", {
+    doc: `One event to one endpoint, and how sending it went. The deliverer claims due rows by
+      moving \`next_attempt_at\` past the attempt's lease (PostgreSQL: FOR UPDATE SKIP LOCKED, so
+      each is sent by one instance at a time); an instance that dies mid-attempt leaves the row due
+      again when the lease ends, so an event is sent at least once.`,
+    columns: {
+      id: int().primaryKey().identity(),
+      eventId: text().notNull().references("webhookEvents.id"),
+      endpointId: text().notNull().references("webhookEndpoints.id", { onDelete: "cascade" }),
+      workspaceId: text().notNull(),
+      status: text().notNull().doc("pending, delivered or failed (gave up after the retry window)."),
+      attempts: int().notNull().default(0),
+      nextAttemptAt: millis().notNull(),
+      lastAttemptAt: millis(),
+      responseStatus: int().doc("The last attempt's HTTP status; null when it got none (refused, timed out)."),
+      latencyMs: int(),
+      error: text().doc("Why the last attempt failed, in our words (never a response body)."),
+      responseBody: text().doc("The first 1 KiB of the last response body, for its own workspace only."),
+      deliveredAt: millis(),
+      createdAt: millis().notNull(),
+    },
+    extras: (t) => [
+      index("webhook_deliveries_due").on(t.status, t.nextAttemptAt),
+      index("webhook_deliveries_endpoint").on(t.endpointId, t.id),
+    ],
+  }),
 };

@@ -6,6 +6,7 @@ import { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { DownloadSlots } from "./auth/downloadSlots.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
+import { WebhookDeliverer } from "./ops/webhooks/webhookDeliverer.ts";
 import { IdleCollector } from "./ops/idleCollector.ts";
 import { startServer } from "./server.ts";
 import { SharedRateLimiter } from "./auth/sharedRateLimiter.ts";
@@ -57,7 +58,18 @@ export interface AppOptions {
   maxUploadsPerClient?: number;
   /** DOWNLOADS_PER_KEY: large downloads one key may have in progress at once. */
   downloadsPerKey?: number;
+  /** The WEBHOOKS_* settings (issue 28); each defaults as `serve --help` says. */
+  webhooks?: Partial<WebhookOptions>;
 }
+
+export interface WebhookOptions {
+  allowHttpLoopback: boolean;
+  timeoutSeconds: number;
+  retryBaseSeconds: number;
+  giveUpHours: number;
+}
+
+const WEBHOOK_DEFAULTS: WebhookOptions = { allowHttpLoopback: false, timeoutSeconds: 10, retryBaseSeconds: 10, giveUpHours: 24 };
 
 export interface RunningApp {
   server: Server<undefined>;
@@ -97,7 +109,14 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     : openLocalStorage(options, log);
   const { db } = storage;
   const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log, { timeoutMs: options.redisTimeoutMs }) : undefined;
-  const services = createServices(db, log, { ...storage.stores, ...(rateLimiter ? { rateLimiter } : {}), ...(options.keyLimits ? { keyLimits: options.keyLimits } : {}), downloads: new DownloadSlots(options.downloadsPerKey) });
+  const webhooks = { ...WEBHOOK_DEFAULTS, ...options.webhooks };
+  const services = createServices(db, log, {
+    ...storage.stores,
+    ...(rateLimiter ? { rateLimiter } : {}),
+    ...(options.keyLimits ? { keyLimits: options.keyLimits } : {}),
+    downloads: new DownloadSlots(options.downloadsPerKey),
+    webhookPolicy: { allowHttpLoopback: webhooks.allowHttpLoopback },
+  });
   let demo: DemoSetup | undefined;
   if (storage.pg) {
     // The carriers and the demo directory went into PostgreSQL before the replica loaded them.
@@ -143,6 +162,13 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   const usageFlush = setInterval(() => services.usage.flush(), USAGE_FLUSH_MS);
   usageFlush.unref();
   const maintenance = startMaintenance(services);
+  // The outbox's deliverer: every instance runs one; claims keep them from sending one delivery twice at once.
+  const deliverer = new WebhookDeliverer(services.webhooks, {
+    allowLoopback: webhooks.allowHttpLoopback,
+    timeoutMs: webhooks.timeoutSeconds * 1000,
+    retryBaseMs: webhooks.retryBaseSeconds * 1000,
+    giveUpMs: webhooks.giveUpHours * 3_600_000,
+  }, log, services.now).start(services.webhookBell);
   const idleCollector = new IdleCollector(() => inFlight.requestsBegun);
   const idleChecks = setInterval(() => {
     const started = performance.now();
@@ -186,6 +212,8 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         await Promise.race([server.stop(true), new Promise((resolve) => setTimeout(resolve, FORCED_STOP_WAIT_MS))]);
       }
       clearInterval(usageFlush);
+      // Attempts in flight are cut; their claims expire and they are sent again after the restart.
+      await deliverer.stop();
       await services.usage.flush();
       await demoPageKey?.revokeAll();
       services.rateLimiter.close?.();

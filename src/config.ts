@@ -241,6 +241,39 @@ export const SETTINGS = {
     schema: wholeNumber("DOWNLOADS_PER_KEY / --downloads-per-key", 1, 100, DEFAULT_DOWNLOADS_PER_KEY),
     help: `Large downloads (broker://directory reads, leads CSV exports) one key may have in progress at once, per instance; more are refused with 429 (default ${DEFAULT_DOWNLOADS_PER_KEY})`,
   },
+  webhooksAllowHttpLoopback: {
+    flag: "webhooks-allow-http-loopback",
+    env: "WEBHOOKS_ALLOW_HTTP_LOOPBACK",
+    switch: true,
+    switchSets: true,
+    schema: booleanText("WEBHOOKS_ALLOW_HTTP_LOOPBACK").default(false),
+    help: "Let webhook endpoints be http:// or https:// URLs on this machine's loopback (localhost, 127.0.0.1, [::1]), for tests and development; never on a shared server",
+  },
+  webhooksTimeoutSeconds: {
+    flag: "webhooks-timeout",
+    env: "WEBHOOKS_TIMEOUT_SECONDS",
+    placeholder: "S",
+    schema: wholeNumber("WEBHOOKS_TIMEOUT_SECONDS / --webhooks-timeout", 1, 60, 10),
+    help: "How long one webhook delivery attempt may take, connecting and reading the answer included, before it counts as failed (default 10)",
+  },
+  webhooksRetryBaseSeconds: {
+    flag: "webhooks-retry-base",
+    env: "WEBHOOKS_RETRY_BASE_SECONDS",
+    placeholder: "S",
+    schema: seconds("WEBHOOKS_RETRY_BASE_SECONDS / --webhooks-retry-base", 3600, 10),
+    help: "The wait before a failed webhook delivery is retried, doubled after each failure up to an hour, ±25 % jitter (default 10)",
+  },
+  webhooksGiveUpHours: {
+    flag: "webhooks-give-up",
+    env: "WEBHOOKS_GIVE_UP_HOURS",
+    placeholder: "H",
+    schema: z.coerce
+      .number({ error: "WEBHOOKS_GIVE_UP_HOURS / --webhooks-give-up must be a number of hours" })
+      .min(0.0001, { error: "WEBHOOKS_GIVE_UP_HOURS / --webhooks-give-up must be 0.0001 to 720" })
+      .max(720, { error: "WEBHOOKS_GIVE_UP_HOURS / --webhooks-give-up must be 0.0001 to 720" })
+      .default(24),
+    help: "How long a webhook delivery is retried before it is given up, and how long an endpoint may fail in a row before it is disabled (default 24)",
+  },
   shutdownGraceSeconds: {
     flag: "shutdown-grace",
     env: "SHUTDOWN_GRACE_SECONDS",

@@ -5,6 +5,7 @@ import { printableLines, RefusedError, UsageError } from "./cli/cliSupport.ts";
 import { exportCommand } from "./cli/exportCommand.ts";
 import { importCommand } from "./cli/importCommand.ts";
 import { keysCommand } from "./cli/keysCommand.ts";
+import { webhooksCommand } from "./cli/webhooksCommand.ts";
 import { consoleLinkCommand } from "./cli/consoleLinkCommand.ts";
 import { migrateCommand } from "./cli/migrateCommand.ts";
 import { restoreCommand } from "./cli/restoreCommand.ts";
@@ -27,6 +28,7 @@ Commands:
   export    Write the brokers or reviews in the columns import reads
   keys      Create, list and revoke API keys
   console-link  Print a one-time sign-in link to a workspace's console (or end its sessions)
+  webhooks  Register, list and delete a workspace's webhook endpoints
   backup    Copy the live database to a new file while it serves
   restore   Put a backup in place of the database (server stopped)
 
@@ -40,6 +42,7 @@ const commands: Record<string, (args: string[], env: Record<string, string | und
   export: exportCommand,
   keys: keysCommand,
   "console-link": consoleLinkCommand,
+  webhooks: webhooksCommand,
   backup: backupCommand,
   restore: restoreCommand,
 };

@@ -22,6 +22,8 @@ import { QuoteStore } from "./storage/stores/quoteStore.ts";
 import { UsageCounter } from "./storage/stores/usageCounter.ts";
 import { SqliteExecutor } from "./storage/sqlite/sqliteExecutor.ts";
 import { StorageHealth } from "./storage/sqlite/storageHealth.ts";
+import { WebhookStore } from "./storage/stores/webhookStore.ts";
+import { DeliveryBell } from "./ops/webhooks/deliveryBell.ts";
 
 /**
  * Everything procedures and adapters need, built once per process and shared by requests.
@@ -43,11 +45,19 @@ export interface Services extends WorkspaceStorePorts {
   keyLimits: KeyLimits;
   /** Large downloads in progress per key (DOWNLOADS_PER_KEY): directory reads and CSV exports. */
   downloads: DownloadSlots;
+  /** Rung when a request queued a webhook delivery: this instance's deliverer looks at once. */
+  webhookBell: DeliveryBell;
+  /** What the operator allows of webhook endpoints (WEBHOOKS_ALLOW_HTTP_LOOPBACK) and how long a rolled secret keeps signing. */
+  webhookPolicy: WebhookPolicy;
   /** Whether the process has begun to stop (read by /readyz). */
   drain: DrainState;
   log: Logger;
   /** Milliseconds since the epoch; injected so tests can move time. */
   now: () => number;
+}
+
+export interface WebhookPolicy {
+  allowHttpLoopback: boolean;
 }
 
 /**
@@ -87,6 +97,9 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     consoleSessions: overrides.consoleSessions ?? new ConsoleSessionStore(x, storage),
     quotePurge: overrides.quotePurge ?? new QuotePurge(x),
     idempotency: overrides.idempotency ?? new IdempotencyStore(x),
+    webhooks: overrides.webhooks ?? new WebhookStore(x),
+    webhookBell: new DeliveryBell(),
+    webhookPolicy: { allowHttpLoopback: false },
     rateLimiter,
     caches,
     authFailures: new AuthFailureThrottle(),

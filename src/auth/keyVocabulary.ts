@@ -5,12 +5,13 @@
 
 /**
  * Every scope a key can hold. `keys:manage` (list, create, revoke and roll the workspace's keys,
- * read its usage) is never implicit: a key created with no scopes named gets DEFAULT_SCOPES.
+ * read its usage) and `webhooks:manage` (register the endpoints the workspace's events are sent to,
+ * issue 28) are never implicit: a key created with no scopes named gets DEFAULT_SCOPES.
  */
-export const SCOPES = ["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read", "keys:manage"] as const;
+export const SCOPES = ["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read", "keys:manage", "webhooks:manage"] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** What a key created without naming scopes holds: everything except keys:manage. */
+/** What a key created without naming scopes holds: everything except keys:manage and webhooks:manage. */
 export const DEFAULT_SCOPES: readonly Scope[] = ["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read"];
 
 /** What a browser-exposed embed key (one with an origins list) may ever do, whatever it was given. */

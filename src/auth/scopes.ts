@@ -12,4 +12,5 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "leads:write": "Create leads in the key's workspace and change their status",
   "leads:read": "List, read and export (CSV) the leads of the key's workspace",
   "keys:manage": "List, create, revoke and roll the workspace's API keys and read their usage (never granted implicitly)",
+  "webhooks:manage": "Register, change, test and remove the workspace's webhook endpoints and read their deliveries (never granted implicitly)",
 };

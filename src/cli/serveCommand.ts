@@ -8,7 +8,7 @@ export const SERVE_HELP = `Usage: broker-directory serve [options]
 Applies pending migrations, then serves REST (/api/v1), MCP (/mcp), tRPC (/trpc), the widget,
 the API reference (/docs, /api/v1/openapi.json) and the operations endpoints (/healthz,
 /readyz, /metrics). On an empty database it loads the demo directory and prints a new
-demo key once (the five API scopes: keys:manage is never implicit). SIGTERM or SIGINT stops it gracefully (exit 0).
+demo key once (the five API scopes: keys:manage and webhooks:manage are never implicit). SIGTERM or SIGINT stops it gracefully (exit 0).
 
 Settings (a flag wins over its environment variable, which wins over the default; an empty
 variable counts as unset; a bad value stops the start with a message):
@@ -39,6 +39,12 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     bodyTimeoutSeconds: config.bodyTimeoutSeconds,
     maxUploadsPerClient: config.maxUploadsPerClient,
     downloadsPerKey: config.downloadsPerKey,
+    webhooks: {
+      allowHttpLoopback: config.webhooksAllowHttpLoopback,
+      timeoutSeconds: config.webhooksTimeoutSeconds,
+      retryBaseSeconds: config.webhooksRetryBaseSeconds,
+      giveUpHours: config.webhooksGiveUpHours,
+    },
   });
   if (app.demo?.loadedBrokers) console.log(`Loaded the demo directory (${app.demo.loadedBrokers} brokers).`);
   if (app.demo?.key) {

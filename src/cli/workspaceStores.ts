@@ -11,6 +11,7 @@ import { PgExecutor } from "../storage/pg/pgExecutor.ts";
 import { closePostgres, isPostgresUrl } from "../storage/pg/pgDatabase.ts";
 import { PgVersionWatch } from "../storage/pg/versionWatch.ts";
 import { UsageError } from "./cliSupport.ts";
+import { WebhookStore } from "../storage/stores/webhookStore.ts";
 
 /** The --db / --database-url flags of the commands that manage keys and console access. */
 export const DATABASE_FLAGS = { db: { type: "string" }, "database-url": { type: "string" } } as const;
@@ -22,11 +23,12 @@ export interface WorkspaceStores {
   keys: KeyStore;
   consoleLinks: ConsoleLinkStore;
   consoleSessions: ConsoleSessionStore;
+  webhooks: WebhookStore;
   close(): Promise<void>;
 }
 
 /**
- * The stores `keys` and `console-link` change, in the database the server uses: PostgreSQL when
+ * The stores `keys`, `console-link` and `webhooks` change, in the database the server uses: PostgreSQL when
  * --database-url is given (or DATABASE_URL is set and --db is not), else the SQLite file. Either
  * is migrated first, as serve would. Writes are seen by running servers: over SQLite at their
  * next request, over PostgreSQL when it announces the change (within a second).
@@ -41,6 +43,7 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
       keys: new KeyStore(x),
       consoleLinks: new ConsoleLinkStore(x),
       consoleSessions: new ConsoleSessionStore(x),
+      webhooks: new WebhookStore(x),
       close: async () => closeDatabase(db),
     };
   }
@@ -53,6 +56,7 @@ export async function openWorkspaceStores(values: { db?: string; "database-url"?
     keys: new KeyStore(x, undefined, keysVersion),
     consoleLinks: new ConsoleLinkStore(x),
     consoleSessions: new ConsoleSessionStore(x),
+    webhooks: new WebhookStore(x),
     close: () => closePostgres(pg),
   };
 }

@@ -12,7 +12,7 @@ export const DEMO_WORKSPACE = "demo";
 
 export interface DemoSetup {
   loadedBrokers: number;
-  /** The new key with the five API scopes (keys:manage is never implicit), shown once, when the database had no keys. */
+  /** The new key with the five API scopes (keys:manage and webhooks:manage are never implicit), shown once, when the database had no keys. */
   key?: string;
 }
 

@@ -2,6 +2,10 @@ import type { RateLimiter } from "../auth/rateLimiter.ts";
 import type { Logger } from "../log.ts";
 import { IDEMPOTENCY_PURGE_BATCH, type IdempotencyStore } from "../storage/stores/idempotencyStore.ts";
 import type { QuotePurge } from "../storage/stores/quotePurge.ts";
+import type { WebhookStore } from "../storage/stores/webhookStore.ts";
+
+/** How long the webhook delivery log keeps a finished delivery (delivered or given up). */
+export const WEBHOOK_LOG_DAYS = 30;
 
 export interface MaintenanceOptions {
   /** How often idle rate-limit windows are dropped (default one minute). */
@@ -13,8 +17,9 @@ export interface MaintenanceOptions {
 /**
  * The server's housekeeping on timers that never keep the process alive: rate-limit windows of
  * keys gone quiet are dropped, and quotes past expiry plus the grace, then idempotency records
- * past their 24 hours (and each workspace's beyond its cap), are deleted in batches, each its
- * own short transaction with the event loop free between them.
+ * past their 24 hours (and each workspace's beyond its cap) and webhook deliveries finished more
+ * than WEBHOOK_LOG_DAYS ago, are deleted in batches, each its own short transaction with the
+ * event loop free between them.
  */
 export interface Maintenance {
   stop(): void;
@@ -29,6 +34,7 @@ export interface Maintenance {
 export interface MaintenanceDeps {
   quotePurge: Pick<QuotePurge, "batch">;
   idempotency: Pick<IdempotencyStore, "purgeBatch" | "overCap" | "trimBatch">;
+  webhooks: Pick<WebhookStore, "purge">;
   rateLimiter: Pick<RateLimiter, "sweep">;
   log: Logger;
   now: () => number;
@@ -53,7 +59,19 @@ export function startMaintenance(services: MaintenanceDeps, options: Maintenance
     }
     if (total > 0) services.log.info("expired quotes purged", { deleted: total });
     await purgeIdempotencyRecords();
+    await purgeWebhookLog();
     return total;
+  }
+
+  /** The webhook delivery log: finished deliveries older than WEBHOOK_LOG_DAYS, a batch at a time until one deletes none. */
+  async function purgeWebhookLog(): Promise<void> {
+    const before = services.now() - WEBHOOK_LOG_DAYS * 86_400_000;
+    let deliveries = 0;
+    for (let n = -1; n !== 0 && !stopped; await new Promise((resolve) => setImmediate(resolve))) {
+      n = await services.webhooks.purge(before);
+      deliveries += n;
+    }
+    if (deliveries > 0) services.log.info("old webhook deliveries purged", { deleted: deliveries });
   }
 
   /** Records past the window, a batch at a time, then the oldest of any workspace over its cap. */

@@ -18,6 +18,11 @@ import { createQuote } from "./quotes/createQuote.ts";
 import { getQuote } from "./quotes/getQuote.ts";
 import { listReviews } from "./reviews/listReviews.ts";
 import { createCallerFactory, router } from "./trpc.ts";
+import { createWebhook } from "./webhooks/createWebhook.ts";
+import { deleteWebhook, updateWebhook } from "./webhooks/changeWebhook.ts";
+import { getWebhook, listWebhooks } from "./webhooks/readWebhooks.ts";
+import { rollWebhookSecret } from "./webhooks/rollWebhookSecret.ts";
+import { listWebhookDeliveries, resendWebhookDelivery, testWebhook } from "./webhooks/webhookDeliveries.ts";
 
 /** Every procedure of the service. Adapters (REST, MCP, console, tRPC) reach them only through here. */
 export const appRouter = router({
@@ -48,6 +53,17 @@ export const appRouter = router({
     revoke: revokeKey,
     roll: rollKey,
     usage: keyUsage,
+  }),
+  webhooks: router({
+    list: listWebhooks,
+    create: createWebhook,
+    get: getWebhook,
+    update: updateWebhook,
+    delete: deleteWebhook,
+    test: testWebhook,
+    rollSecret: rollWebhookSecret,
+    deliveries: listWebhookDeliveries,
+    resend: resendWebhookDelivery,
   }),
   carriers: router({
     list: listCarriers,

@@ -46,12 +46,15 @@ const KIND_OF_CODE = {
   quote_not_found: "NOT_FOUND",
   lead_not_found: "NOT_FOUND",
   key_not_found: "NOT_FOUND",
+  webhook_not_found: "NOT_FOUND",
   // Managing keys.
   scope_not_grantable: "FORBIDDEN",
   rate_limit_not_grantable: "FORBIDDEN",
   key_limit_reached: "CONFLICT",
   key_already_rolled: "CONFLICT",
   key_not_active: "CONFLICT",
+  // Managing webhook endpoints.
+  webhook_limit_reached: "CONFLICT",
   // The console and the operator's pages.
   session_required: "UNAUTHORIZED",
   csrf_token_invalid: "FORBIDDEN",

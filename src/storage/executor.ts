@@ -90,10 +90,12 @@ export interface Executor {
   /**
    * The select, locking the rows it reads until the write commits, for a check-then-write that
    * concurrent writes must not interleave (count, then insert under a maximum). PostgreSQL: FOR
-   * UPDATE, so another transaction locking the same rows waits its turn. SQLite: the select
-   * unchanged, since a write holds the whole database's lock from BEGIN IMMEDIATE.
+   * UPDATE, so another transaction locking the same rows waits its turn (with `skipLocked`, FOR
+   * UPDATE SKIP LOCKED: rows another transaction holds are passed over, so several instances
+   * claiming work each take different rows). SQLite: the select unchanged, since a write holds
+   * the whole database's lock from BEGIN IMMEDIATE.
    */
-  forUpdate<Q extends Runnable>(query: Q): Q;
+  forUpdate<Q extends Runnable>(query: Q, options?: { skipLocked: true }): Q;
 }
 
 /** Runs an operation's steps synchronously (SQLite), passing each result back; a failed statement is thrown into the operation. */

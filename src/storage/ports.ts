@@ -8,6 +8,7 @@ import type { IdempotencyStore } from "./stores/idempotencyStore.ts";
 import type { QuotePurge } from "./stores/quotePurge.ts";
 import type { QuoteStore } from "./stores/quoteStore.ts";
 import type { StorageHealth } from "./sqlite/storageHealth.ts";
+import type { WebhookStore } from "./stores/webhookStore.ts";
 
 export type { Awaitable } from "./executor.ts";
 
@@ -41,6 +42,8 @@ export interface WorkspaceStorePorts {
   idempotency: IdempotencyStore;
   /** Deletes quotes long past expiry (run in batches by src/ops/maintenance.ts). */
   quotePurge: QuotePurge;
+  /** Webhook endpoints, the outbox and its deliveries (issue 28). */
+  webhooks: WebhookStore;
   /** Whether the database works (full, read-only, unreachable): logged once per episode, read by /readyz. */
   storage: StorageHealthPort;
 }

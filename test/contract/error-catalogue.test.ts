@@ -14,6 +14,7 @@ import { statusOf } from "../../src/adapters/errorVocabulary.ts";
 import { createLogger } from "../../src/log.ts";
 import { ERROR_CODES, type ErrorCode } from "../../src/schemas/errorCodes.ts";
 import { AUTH_FAILURES_PER_MINUTE } from "../../src/auth/authFailureThrottle.ts";
+import { MAX_ENDPOINTS_PER_WORKSPACE } from "../../src/domain/webhooks/webhookEvents.ts";
 import { signIn } from "../support/console.ts";
 import { onPostgres } from "../support/testDatabase.ts";
 import { postMcp } from "../mcp/mcpSupport.ts";
@@ -182,6 +183,17 @@ const CASES: Case[] = [
       await apiKey(admin);
       await apiKey(admin);
       return post("/api/v1/keys", JSON.stringify({ name: "fourth", scopes: ["brokers:read"] }), admin);
+    },
+  },
+  // Managing webhook endpoints (issue 28): 20 endpoints at most per workspace.
+  { code: "webhook_not_found", send: async () => get("/api/v1/webhooks/we_nothing", await freshKey({ scopes: ["webhooks:manage"] })) },
+  {
+    code: "webhook_limit_reached",
+    send: async () => {
+      const manager = await freshKey({ scopes: ["webhooks:manage"], rateLimitPerMinute: 10_000 });
+      const endpoint = (n: number) => JSON.stringify({ url: `https://hooks.example.com/${n}`, events: ["lead.created"] });
+      for (let n = 0; n < MAX_ENDPOINTS_PER_WORKSPACE; n++) expect((await post("/api/v1/webhooks", endpoint(n), manager)).status).toBe(201);
+      return post("/api/v1/webhooks", endpoint(MAX_ENDPOINTS_PER_WORKSPACE), manager);
     },
   },
   // The console and the operator's pages.

@@ -48,7 +48,7 @@ export interface TestServer {
 export async function startTestServer(
   options: {
     demo?: boolean;
-    app?: Partial<Pick<AppOptions, "logger" | "publicUrl" | "metricsToken" | "mcpAllowedOrigins" | "hostname" | "demoPublic" | "keyLimits" | "lockWaitSeconds" | "bodyTimeoutSeconds" | "maxUploadsPerClient" | "downloadsPerKey">>;
+    app?: Partial<Pick<AppOptions, "logger" | "publicUrl" | "metricsToken" | "mcpAllowedOrigins" | "hostname" | "demoPublic" | "keyLimits" | "lockWaitSeconds" | "bodyTimeoutSeconds" | "maxUploadsPerClient" | "downloadsPerKey" | "webhooks">>;
     /** Reopen this database (a restart); its folder is then the caller's to remove. */
     databasePath?: string;
   } = {},

@@ -45,6 +45,9 @@ const sameRows: { [K in TableKey]: SameRow<K> } = {
   keyUsageDaily: true,
   idempotencyRecords: true,
   directoryAudit: true,
+  webhookEndpoints: true,
+  webhookEvents: true,
+  webhookDeliveries: true,
 };
 
 function tablesOf(schema: Record<string, unknown>): Map<string, Table> {

@@ -23,7 +23,7 @@ export class ConsoleApi {
     return request<T>("GET", withQuery(path, query));
   }
 
-  send<T>(method: "POST" | "PATCH", path: string, body?: unknown): Promise<T> {
+  send<T>(method: "POST" | "PATCH" | "DELETE", path: string, body?: unknown): Promise<T> {
     return request<T>(method, path, body, this.csrfToken);
   }
 }

@@ -7,9 +7,10 @@ import "./keysPage.ts";
 import "./leadsPage.ts";
 import "./leadPage.ts";
 import "./usagePage.ts";
+import "./webhooksPage.ts";
 
 type Theme = "light" | "dark" | "auto";
-type Route = { page: "keys" } | { page: "leads" } | { page: "lead"; id: string } | { page: "usage" };
+type Route = { page: "keys" } | { page: "leads" } | { page: "lead"; id: string } | { page: "usage" } | { page: "webhooks" };
 
 const STORED_LANG = "bd-console-lang";
 const STORED_THEME = "bd-console-theme";
@@ -19,6 +20,7 @@ export function routeOf(pathname: string): Route {
   if (lead) return { page: "lead", id: decodeURIComponent(lead[1]!) };
   if (pathname.startsWith("/console/leads")) return { page: "leads" };
   if (pathname.startsWith("/console/usage")) return { page: "usage" };
+  if (pathname.startsWith("/console/webhooks")) return { page: "webhooks" };
   return { page: "keys" };
 }
 
@@ -151,7 +153,7 @@ export class BdConsole extends LitElement {
         <nav aria-label=${t("nav")}>
           <ul>
             ${navItem("/console/keys", "keys", t("nav.keys"))} ${navItem("/console/leads", "leads", t("nav.leads"))}
-            ${navItem("/console/usage", "usage", t("nav.usage"))}
+            ${navItem("/console/usage", "usage", t("nav.usage"))} ${navItem("/console/webhooks", "webhooks", t("nav.webhooks"))}
           </ul>
         </nav>
         <div class="tools">
@@ -183,6 +185,8 @@ export class BdConsole extends LitElement {
         return html`<bd-lead-page .api=${api} lang=${lang} lead-id=${this.route.id}></bd-lead-page>`;
       case "usage":
         return html`<bd-usage-page .api=${api} lang=${lang}></bd-usage-page>`;
+      case "webhooks":
+        return html`<bd-webhooks-page .api=${api} lang=${lang}></bd-webhooks-page>`;
     }
   }
 }

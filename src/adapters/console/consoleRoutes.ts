@@ -27,6 +27,14 @@ export const consoleRoutes: readonly ConsoleRoute[] = [
   { method: "GET", path: "/console/api/leads.csv", procedure: "leads.export", answer: "csv" },
   { method: "GET", path: "/console/api/leads/:leadId", procedure: "leads.get", answer: "json" },
   { method: "PATCH", path: "/console/api/leads/:leadId", procedure: "leads.update", answer: "json", body: true },
+  { method: "GET", path: "/console/api/webhooks", procedure: "webhooks.list", answer: "json" },
+  { method: "POST", path: "/console/api/webhooks", procedure: "webhooks.create", answer: "json", body: true, status: 201 },
+  { method: "PATCH", path: "/console/api/webhooks/:webhookId", procedure: "webhooks.update", answer: "json", body: true },
+  { method: "DELETE", path: "/console/api/webhooks/:webhookId", procedure: "webhooks.delete", answer: "json" },
+  { method: "POST", path: "/console/api/webhooks/:webhookId/test", procedure: "webhooks.test", answer: "json" },
+  { method: "POST", path: "/console/api/webhooks/:webhookId/roll-secret", procedure: "webhooks.rollSecret", answer: "json", body: true },
+  { method: "GET", path: "/console/api/webhooks/:webhookId/deliveries", procedure: "webhooks.deliveries", answer: "json" },
+  { method: "POST", path: "/console/api/webhooks/:webhookId/deliveries/:deliveryId/resend", procedure: "webhooks.resend", answer: "json" },
 ];
 
 /** The session's own endpoints, beside the procedure routes: they call no procedure. */

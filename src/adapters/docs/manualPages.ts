@@ -8,6 +8,7 @@ import operations from "./manual/operations.md" with { type: "text" };
 import performance from "./manual/performance.md" with { type: "text" };
 import scalingOut from "./manual/scaling-out.md" with { type: "text" };
 import security from "./manual/security.md" with { type: "text" };
+import webhooks from "./manual/webhooks.md" with { type: "text" };
 import widget from "./manual/widget.md" with { type: "text" };
 
 /**
@@ -32,6 +33,7 @@ export const MANUAL_PAGES: readonly ManualPage[] = [
   { name: "idempotency", summary: "Idempotency keys: retrying a POST that creates a lead, quote or key without creating it twice", markdown: idempotency },
   { name: "mcp", summary: "The MCP endpoint for AI agents: connecting a host, tools, resources, errors", markdown: mcp },
   { name: "widget", summary: "The embeddable widget: the snippet, attributes, theming, parts and events", markdown: widget },
+  { name: "webhooks", summary: "Webhooks: events, endpoints, signatures (Standard Webhooks), retries, receiving in Bun and Node, SSRF safety", markdown: webhooks },
   { name: "console", summary: "The workspace console: sign-in links, keys, leads, usage", markdown: consolePage },
   { name: "operations", summary: "Probes, metrics, logs, shutdown, data, backups, settings, a VM, durability, the executable, tests", markdown: operations },
   { name: "scaling-out", summary: "Several instances: Valkey/Redis, PostgreSQL, directory replicas, HAProxy", markdown: scalingOut },

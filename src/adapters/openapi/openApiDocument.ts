@@ -150,7 +150,7 @@ function operationFor(route: RestRoute, operationId: string, schemas: Record<str
   if (route.body) {
     const bodyProperties = Object.fromEntries(Object.entries(properties).filter(([name]) => !pathParams.includes(name)));
     const body = input.properties ? { ...input, properties: bodyProperties, required: [...required].filter((n) => !pathParams.includes(n)) } : input;
-    requestBody = { required: true, content: { "application/json": { schema: body } } };
+    requestBody = { required: route.body !== "optional", content: { "application/json": { schema: body } } };
   } else {
     for (const [name, schema] of Object.entries(properties)) {
       if (!pathParams.includes(name)) parameters.push(parameter(name, "query", required.has(name), schema));

@@ -124,7 +124,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
         idempotency: idempotencyRequest(route, request),
       };
       if (route.envelope === "csv") return await csvExport(ctx, route, queryInput(route, params, queryObject(url)), info, admission, request.method === "HEAD");
-      const body = route.body ? await readJsonBody(request) : undefined;
+      const body = route.body ? (route.body === "optional" && sentNoBody(request) ? {} : await readJsonBody(request)) : undefined;
       const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
       if (cacheKey !== undefined) responses.set(cacheKey, version, info.baseUrl, text);
@@ -167,4 +167,10 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       cause: error instanceof Error && error.cause instanceof Error ? error.cause.stack : undefined,
     });
   }
+}
+
+/** A request that carries no body at all: no Content-Type and no length (or a length of 0). */
+function sentNoBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return !request.headers.has("content-type") && (length === null || length === "0") && !request.headers.has("transfer-encoding");
 }

@@ -26,8 +26,12 @@ export interface RestRouteSpec {
   summary: string;
   /** The procedure behind the route: its scope and schemas are read from it, never restated. */
   procedure: ProcedurePath;
-  /** Whether the route reads a JSON body (its input); else the input is query plus path parameters. */
-  body?: boolean;
+  /**
+   * Whether the route reads a JSON body (its input); else the input is query plus path
+   * parameters. `optional`: a request without one (no Content-Type, no length) counts as `{}`,
+   * for a route whose every body field has a default (roll-secret's overlap).
+   */
+  body?: boolean | "optional";
   /** Input fields of the procedure this route does not take (left out of OpenAPI, dropped from the query). */
   hiddenInputs?: readonly string[];
   status?: number;

@@ -6,6 +6,7 @@ import { invalidInput, type InputProblem } from "../quotes/invalidInput.ts";
 import { leadSchema } from "../../schemas/lead.ts";
 import { createLeadInput } from "./createLead.schema.ts";
 import { toLeadView } from "./leadView.ts";
+import { deliverSoon, webhookEvent } from "../webhooks/webhookEvent.ts";
 
 export { createLeadInput, leadSchema as createLeadOutput };
 
@@ -43,6 +44,12 @@ export const createLead = scopedProcedure("leads:write")
       status: "new",
       createdAt: ctx.services.now(),
     };
-    // Answered once the lead is committed (with its idempotency record): an acknowledged lead is never lost.
-    return answerOnce(claim, toLeadView(lead), (record) => ctx.services.leads.insert(lead, record));
+    const view = toLeadView(lead);
+    // Answered once the lead is committed, with its idempotency record and, for the endpoints
+    // that want it, its lead.created event in the webhook outbox (delivered later, never waited for).
+    return answerOnce(claim, view, async (record) => {
+      const written = await ctx.services.leads.insert(lead, { record, event: webhookEvent(ctx, "lead.created", view, lead.createdAt) });
+      deliverSoon(ctx, written.deliveries);
+      return written.held;
+    });
   }));

@@ -5,6 +5,8 @@ import { leadDetail, leadDetailSchema, leadId, workspaceLead } from "./leadDetai
 import { LEAD_STATUSES } from "../../domain/leadVocabulary.ts";
 import { noteText } from "../../schemas/lead.ts";
 import { optionalText } from "../../schemas/plainText.ts";
+import { deliverSoon, webhookEvent } from "../webhooks/webhookEvent.ts";
+import { toLeadView } from "./leadView.ts";
 
 const leadChange = {
   status: z.enum(LEAD_STATUSES, { error: `must be one of ${LEAD_STATUSES.join(", ")}` }).optional().describe("The new status"),
@@ -33,12 +35,14 @@ export const updateLead = scopedProcedure("leads:write")
   .mutation(async ({ ctx, input }) => {
     // Only that it exists here and its status: the whole detail is read once, after the change.
     const current = await workspaceLead(ctx.services, input.leadId, ctx.principal.workspaceId);
-    await ctx.services.leads.appendEvent({
-      leadId: current.id,
-      status: input.status ?? current.status,
-      note: input.note ?? null,
-      actor: ctx.surface === "console" ? "console" : ctx.principal.keyId,
-      createdAt: ctx.services.now(),
-    });
+    const now = ctx.services.now();
+    const status = input.status ?? current.status;
+    // A change of status is told to the workspace's webhooks, in the same transaction; a note alone is not.
+    const changed = status === current.status ? undefined : webhookEvent(ctx, "lead.status_changed", { ...toLeadView({ ...current, status }), previousStatus: current.status }, now);
+    const queued = await ctx.services.leads.appendEvent(
+      { leadId: current.id, status, note: input.note ?? null, actor: ctx.surface === "console" ? "console" : ctx.principal.keyId, createdAt: now },
+      changed,
+    );
+    deliverSoon(ctx, queued);
     return leadDetail(ctx.services, current.id, ctx.principal.workspaceId);
   });

@@ -13,6 +13,7 @@ import { scopedProcedure } from "../trpc.ts";
 import { createQuoteInput } from "./createQuote.schema.ts";
 import { invalidInput, type InputProblem } from "./invalidInput.ts";
 import { toQuoteView } from "./quoteView.ts";
+import { deliverSoon, webhookEvent } from "../webhooks/webhookEvent.ts";
 
 export { createQuoteInput, quoteSchema as createQuoteOutput };
 
@@ -95,6 +96,12 @@ export const createQuote = scopedProcedure("quotes:write")
       expiresAt: nowMs + QUOTE_LIFETIME_MS,
       offers: rated.offers,
     };
-    // Answered only once committed (the store groups the writes of one event-loop turn), with its idempotency record.
-    return answerOnce(claim, toQuoteView(quote, nowMs), (record) => ctx.services.quotes.insert(quote, record));
+    const view = toQuoteView(quote, nowMs);
+    // Answered only once committed (the store groups the writes of one event-loop turn), with its
+    // idempotency record and its quote.created event when an endpoint of the workspace wants it.
+    return answerOnce(claim, view, async (record) => {
+      const written = await ctx.services.quotes.insert(quote, { record, event: webhookEvent(ctx, "quote.created", view, nowMs) });
+      deliverSoon(ctx, written.deliveries);
+      return written.held;
+    });
   }));

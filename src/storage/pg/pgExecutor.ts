@@ -51,8 +51,8 @@ export class PgExecutor implements Executor {
     return execute({ kind: "row", query: build(asDb(this.pg), tables) }) as Promise<ReturnType<Q["get"]>>;
   }
 
-  forUpdate<Q extends Runnable>(query: Q): Q {
+  forUpdate<Q extends Runnable>(query: Q, options?: { skipLocked: true }): Q {
     // Typed as SQLite's select (which has no .for()); at run time it is PostgreSQL's, which does.
-    return (query as unknown as { for(strength: "update"): Q }).for("update");
+    return (query as unknown as { for(strength: "update", config?: { skipLocked?: boolean }): Q }).for("update", options);
   }
 }

@@ -13,6 +13,7 @@ import { QuotePurge } from "../stores/quotePurge.ts";
 import { QuoteStore } from "../stores/quoteStore.ts";
 import { PgStorageHealth } from "./pgStorageHealth.ts";
 import { PgVersionWatch } from "./versionWatch.ts";
+import { WebhookStore } from "../stores/webhookStore.ts";
 
 /** The workspace stores over PostgreSQL, as the ports Services holds (createServices' overrides). */
 export type PgStores = WorkspaceStorePorts;
@@ -52,6 +53,7 @@ export async function createPgStores(
       consoleSessions: new ConsoleSessionStore(x, storage),
       quotePurge: new QuotePurge(x),
       idempotency: new IdempotencyStore(x),
+      webhooks: new WebhookStore(x),
       storage,
     },
     keysVersion,

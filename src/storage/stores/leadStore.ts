@@ -3,7 +3,8 @@ import type { leadEvents, leads } from "../../../db/schema.ts";
 import { foldText } from "../../domain/text.ts";
 import { row, rows, run, type Awaitable, type Executor, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
-import { claimKey, type IdempotencyRecord } from "./idempotencyStore.ts";
+import { writeCreated, type CreatedOutcome, type CreatedWith } from "./createdWith.ts";
+import { WebhookOutbox, type OutboxEvent } from "./webhookOutbox.ts";
 
 /** Leads a search looks through at most (the newest), so a search costs a bounded scan. */
 export const SEARCH_SCAN_LIMIT = 50_000;
@@ -95,28 +96,28 @@ export class LeadStore {
   private readonly columns;
   private readonly order: SQL<number>;
   private readonly newestFirst: SQL[];
+  private readonly outbox: WebhookOutbox;
 
   constructor(private readonly x: Executor) {
+    this.outbox = new WebhookOutbox(x);
     this.columns = leadColumns(x.t.leads);
     this.order = insertionOrder(x);
     this.newestFirst = [desc(x.t.leads.createdAt), desc(this.order)];
   }
 
   /**
-   * Resolves once committed (SQLite: group commit, see GroupCommit). With an idempotency record,
-   * the lead is written only if the record claims its key, in the same transaction; else nothing
-   * is written and the record holding the key is returned (see claimKey).
+   * Resolves once committed (SQLite: group commit, see GroupCommit). What it carries (createdWith.ts)
+   * is in the same transaction: the idempotency record (the lead is written only if it claims the
+   * key; else nothing is, and the record holding the key is answered) and the lead.created event
+   * for the webhook outbox.
    */
-  async insert(lead: StoredLead, record?: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
-    if (!record) {
+  async insert(lead: StoredLead, carried: CreatedWith = {}): Promise<CreatedOutcome> {
+    if (!carried.record && !carried.event) {
       await this.x.apply((db, { leads }) => db.insert(leads).values(lead));
-      return undefined;
+      return { deliveries: 0 };
     }
-    return this.x.write(function* (db, t) {
-      const held = yield* claimKey(db, t, record);
-      if (!held) yield* run(db.insert(t.leads).values(lead));
-      return held;
-    });
+    const outbox = this.outbox;
+    return this.x.write((db, t) => writeCreated(db, t, db.insert(t.leads).values(lead), outbox, carried));
   }
 
   list(workspaceId: string, page: number, limit: number): Awaitable<LeadPage> {
@@ -173,15 +174,20 @@ export class LeadStore {
   /**
    * Appends a history entry and makes its status the lead's current one, in one transaction.
    * Entries are only ever added: two changes made at once are both kept, the later one current.
+   * A status change's webhook event (`changed`) is written in the same transaction.
    */
-  async appendEvent(event: Omit<StoredLeadEvent, "id">): Promise<void> {
-    await this.x.write(function* (db, { leads, leadEvents }) {
+  async appendEvent(event: Omit<StoredLeadEvent, "id">, changed?: OutboxEvent): Promise<number> {
+    const outbox = this.outbox;
+    return this.x.write(function* (db, t) {
+      const { leads, leadEvents } = t;
       // The status first: with PostgreSQL its UPDATE takes the lead's row lock, so two changes at
       // once number their history entries in the order they write the status, and the later
       // entry is always the current status (SQLite's single writer guarantees it anyway).
       // Numbered first, the one to write the status last could hold the earlier entry.
       yield* run(db.update(leads).set({ status: event.status }).where(eq(leads.id, event.leadId)));
       yield* run(db.insert(leadEvents).values(event));
+      // lead.status_changed, in the same transaction as the change it tells of.
+      return changed ? yield* outbox.write(db, t, changed) : 0;
     });
   }
 

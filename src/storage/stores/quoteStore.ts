@@ -4,11 +4,11 @@ import type { QuoteLine } from "../../domain/quotes/details.ts";
 import type { ProvinceCode } from "../../domain/provinces.ts";
 import type { RatedOffer } from "../../domain/rating/ratingEngine.ts";
 import { row, run, type Awaitable, type Executor } from "../executor.ts";
-import type { DirectoryDb } from "../sqlite/database.ts";
 import { GroupCommit } from "../sqlite/groupCommit.ts";
 import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 import { storable } from "../storableText.ts";
-import { claimKey, type IdempotencyRecord } from "./idempotencyStore.ts";
+import { writeCreated, type CreatedOutcome, type CreatedWith } from "./createdWith.ts";
+import { WebhookOutbox, type OutboxEvent } from "./webhookOutbox.ts";
 
 export interface StoredQuote {
   id: string;
@@ -33,30 +33,30 @@ export interface StoredQuote {
 export class QuoteStore {
   /** SQLite's prepared statements, or undefined with PostgreSQL (the executor's queries, below). */
   private readonly sqlite: SqliteQuoteStatements | undefined;
+  private readonly outbox: WebhookOutbox;
 
   constructor(private readonly x: Executor) {
-    this.sqlite = x instanceof SqliteExecutor ? new SqliteQuoteStatements(x.db) : undefined;
+    this.outbox = new WebhookOutbox(x);
+    this.sqlite = x instanceof SqliteExecutor ? new SqliteQuoteStatements(x, this.outbox) : undefined;
   }
 
   /**
-   * Stores the quote and its offers. Resolves once committed (SQLite: group commit, see
-   * GroupCommit), and rejects, with the database's error, if it was not; an offer that is not
-   * whole cents is refused before anything is written. With an idempotency record, resolves to
-   * the record holding the key when another request took it first (nothing is then written).
+   * Stores the quote and its offers with what it carries (createdWith.ts) in one transaction: its
+   * idempotency record (the quote is written only if it claims the key; else nothing is, and the
+   * record holding the key is answered) and its quote.created event for the webhook outbox.
+   * Resolves once committed (SQLite: group commit, see GroupCommit), and rejects, with the
+   * database's error, if it was not; an offer that is not whole cents is refused before anything
+   * is written. Without a key, SQLite takes its prepared path (the bench's quote POST).
    */
-  async insert(quote: StoredQuote, record?: IdempotencyRecord): Promise<IdempotencyRecord | undefined> {
+  async insert(quote: StoredQuote, carried: CreatedWith = {}): Promise<CreatedOutcome> {
     const offers = quote.offers.map(offerColumns);
-    if (record) {
-      // With an idempotency key: the quote only if the record claims the key, in one transaction (see claimKey).
-      return this.x.write(function* (db, t) {
-        const held = yield* claimKey(db, t, record);
-        if (!held) yield* run(db.insert(t.quotes).values({ ...quote, offers }));
-        return held;
-      });
+    if (this.sqlite && !carried.record) return { deliveries: await this.sqlite.insert(quote, offers, carried.event) };
+    if (!carried.record && !carried.event) {
+      await this.x.apply((db, { quotes }) => db.insert(quotes).values({ ...quote, offers }));
+      return { deliveries: 0 };
     }
-    if (this.sqlite) await this.sqlite.insert(quote, offers);
-    else await this.x.apply((db, { quotes }) => db.insert(quotes).values({ ...quote, offers }));
-    return undefined;
+    const outbox = this.outbox;
+    return this.x.write((db, t) => writeCreated(db, t, db.insert(t.quotes).values({ ...quote, offers }), outbox, carried));
   }
 
   /** The workspace's quote with that id; undefined for an unknown id or another workspace's. */
@@ -86,7 +86,11 @@ class SqliteQuoteStatements {
   private readonly insertQuote;
   private readonly writes: GroupCommit;
 
-  constructor(db: DirectoryDb) {
+  constructor(
+    x: SqliteExecutor,
+    private readonly outbox: WebhookOutbox,
+  ) {
+    const db = x.db;
     this.byId = db
       .select()
       .from(quotes)
@@ -101,13 +105,16 @@ class SqliteQuoteStatements {
     this.writes = GroupCommit.of(db.$client);
   }
 
-  insert(quote: StoredQuote, offers: RatedOffer[]): Promise<void> {
+  /** Answers how many webhook deliveries the quote's event queued. */
+  insert(quote: StoredQuote, offers: RatedOffer[], event: OutboxEvent | undefined): Promise<number> {
     return this.writes.write(() => {
       this.insertQuote.run(
         quote.id, quote.workspaceId, quote.insuranceType, quote.line, quote.province, quote.postalCode,
         // As drizzle's JSON column mode writes them.
         JSON.stringify(quote.details), quote.source, quote.createdAt, quote.expiresAt, JSON.stringify(offers),
       );
+      // The outbox's read is prepared too: a workspace without webhooks adds about a microsecond.
+      return event ? this.outbox.writeNow(event) : 0;
     });
   }
 
