@@ -1,7 +1,7 @@
 import { AttemptThrottle } from "../../auth/attemptThrottle.ts";
 import type { Principal } from "../../auth/admitRequest.ts";
 import { csrfTokenFor, looksLikeSecret, sameSecret } from "../../auth/consoleSecrets.ts";
-import { SCOPES } from "../../auth/scopes.ts";
+import { OPERATOR_SCOPES, SCOPES, type Scope } from "../../auth/scopes.ts";
 import { callProcedure } from "../../router/procedureCatalog.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
@@ -36,6 +36,8 @@ const SIGN_IN_FORM_BYTES = 1024;
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
 /** Console API calls per session per minute (the console is a person clicking). */
 const SESSION_RATE_LIMIT = 600;
+/** A session acts with every scope of its workspace but the operator's (directory:write: the CLI's keys only). */
+const CONSOLE_SCOPES: ReadonlySet<Scope> = new Set(SCOPES.filter((scope) => !OPERATOR_SCOPES.includes(scope)));
 
 export interface ConsoleOptions {
   /** PUBLIC_URL: https there makes the session cookie Secure. */
@@ -165,7 +167,7 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
       const allowed = [...new Set(matches.map((m) => m.value.method))].join(", ");
       return errorResponse(info, "method_not_allowed", `${request.method} is not allowed here; use ${allowed}.`, { ...headers, Allow: allowed });
     }
-    const principal: Principal = { keyId: "console", workspaceId: session.workspaceId, scopes: new Set(SCOPES), origins: null };
+    const principal: Principal = { keyId: "console", workspaceId: session.workspaceId, scopes: CONSOLE_SCOPES, origins: null };
     try {
       const ctx: Context = { services, principal, surface: "console", requestId: info.requestId, baseUrl: info.baseUrl };
       const route = match.value;
