@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, max, or, sql, type SQL } from "driz
 import type { brokerLocations, reviews } from "../../../db/schema.ts";
 import { foldText } from "../../domain/text.ts";
 import type { BrokerRecord } from "../../schemas/directoryRecords.ts";
-import { row, rows, run, type Awaitable, type Executor } from "../executor.ts";
+import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { BrokerImportStore } from "./brokerImportStore.ts";
 import { appendAudit, DirectoryAuditStore, type AuditEntry, type AuditPage } from "./directoryAuditStore.ts";
 import { highestId, lockDirectory, type RowOutcome } from "./importBatch.ts";
@@ -32,7 +32,7 @@ export interface BrokerListFilter {
 }
 
 /** A review as the write API lists it: with why it is hidden, when it is (its latest hiding on the audit trail). */
-export type ReviewWithModeration = StoredReview & { hidden: { reason: string | null; at: number } | null };
+export type ReviewWithModeration = StoredReview & { hidden: { reason: string | null; note: string | null; at: number } | null };
 
 /** What a new review carries (its id and `published` are the directory's). */
 export interface NewReview {
@@ -119,26 +119,20 @@ export class DirectoryWriteStore {
   /** A broker's reviews in every state, newest first, with why a hidden one is hidden. */
   listReviews(brokerId: number, page: number, limit: number): Awaitable<{ items: ReviewWithModeration[]; total: number }> {
     const offset = (page - 1) * limit;
-    return this.x.read(function* (db, { reviews, directoryAudit }) {
-      const where = eq(reviews.brokerId, brokerId);
-      const total = Number((yield* row(db.select({ n: count() }).from(reviews).where(where)))?.n ?? 0);
+    return this.x.read(function* (db, t) {
+      const where = eq(t.reviews.brokerId, brokerId);
+      const total = Number((yield* row(db.select({ n: count() }).from(t.reviews).where(where)))?.n ?? 0);
       if (offset >= total) return { items: [], total };
-      const found = yield* rows(db.select().from(reviews).where(where).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(limit).offset(offset));
-      const hiddenIds = found.filter((r) => !r.published).map((r) => r.id);
-      const hidings = new Map<number, AuditEntry>();
-      if (hiddenIds.length > 0) {
-        const entries = yield* rows(
-          db.select().from(directoryAudit).where(and(eq(directoryAudit.brokerId, brokerId), inArray(directoryAudit.reviewId, hiddenIds), eq(directoryAudit.action, "hidden"))).orderBy(asc(directoryAudit.id)),
-        );
-        for (const entry of entries) hidings.set(entry.reviewId!, entry);
-      }
-      return {
-        items: found.map((review) => {
-          const hiding = review.published ? undefined : hidings.get(review.id);
-          return { ...review, hidden: review.published ? null : { reason: hiding?.reason ?? null, at: hiding?.at ?? 0 } };
-        }),
-        total,
-      };
+      const found = yield* rows(db.select().from(t.reviews).where(where).orderBy(desc(t.reviews.createdAt), desc(t.reviews.id)).limit(limit).offset(offset));
+      return { items: yield* withModeration(db, t, brokerId, found), total };
+    });
+  }
+
+  /** These reviews of a broker, with their moderation. */
+  listReviewsById(brokerId: number, ids: number[]): Awaitable<{ items: ReviewWithModeration[] }> {
+    return this.x.read(function* (db, t) {
+      const found = yield* rows(db.select().from(t.reviews).where(and(eq(t.reviews.brokerId, brokerId), inArray(t.reviews.id, ids))));
+      return { items: yield* withModeration(db, t, brokerId, found) };
     });
   }
 
@@ -167,7 +161,7 @@ export class DirectoryWriteStore {
   }
 
   /** Hides (published false) or restores a review; false when it is already so. Its text is never touched. */
-  setReviewPublished(review: StoredReview, published: boolean, how: DirectoryWrite): Promise<boolean> {
+  setReviewPublished(review: StoredReview, published: boolean, how: DirectoryWrite, why: Record<string, unknown> = {}): Promise<boolean> {
     const { x } = this;
     return x.write(function* (db, t) {
       const changed = yield* rows(
@@ -175,7 +169,7 @@ export class DirectoryWriteStore {
       );
       if (changed.length === 0) return false;
       yield* appendAudit(x, db, t, [
-        { brokerId: review.brokerId, reviewId: review.id, actor: how.actor, at: how.now, action: published ? "restored" : "hidden", before: { published: !published }, after: { published }, reason: how.reason },
+        { brokerId: review.brokerId, reviewId: review.id, actor: how.actor, at: how.now, action: published ? "restored" : "hidden", before: { published: !published }, after: { published, ...why }, reason: how.reason },
       ]);
       return true;
     });
@@ -184,4 +178,22 @@ export class DirectoryWriteStore {
   historyOf(brokerId: number, page: number, limit: number): Awaitable<AuditPage> {
     return this.audit.historyOf(brokerId, page, limit);
   }
+}
+
+/** Each review with why it is hidden when it is: its latest `hidden` entry on the audit trail. */
+function* withModeration(db: Db, { directoryAudit }: Tables, brokerId: number, found: StoredReview[]): Op<ReviewWithModeration[]> {
+  const hiddenIds = found.filter((r) => !r.published).map((r) => r.id);
+  const hidings = new Map<number, AuditEntry>();
+  if (hiddenIds.length > 0) {
+    const entries = yield* rows(
+      db.select().from(directoryAudit).where(and(eq(directoryAudit.brokerId, brokerId), inArray(directoryAudit.reviewId, hiddenIds), eq(directoryAudit.action, "hidden"))).orderBy(asc(directoryAudit.id)),
+    );
+    for (const entry of entries) hidings.set(entry.reviewId!, entry);
+  }
+  return found.map((review) => {
+    if (review.published) return { ...review, hidden: null };
+    const hiding = hidings.get(review.id);
+    const said = (name: string) => (typeof hiding?.after?.[name] === "string" ? (hiding.after[name] as string) : null);
+    return { ...review, hidden: { reason: said("reason"), note: said("note"), at: hiding?.at ?? 0 } };
+  });
 }
