@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { restRoutes } from "../../src/adapters/rest/restRoutes.ts";
+import { consoleRequest, signIn } from "../support/console.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /**
@@ -235,5 +236,27 @@ describe("reviews", () => {
     const page = await history(broker.id, "?limit=2&page=2");
     expect(page.pagination).toMatchObject({ total: 4 });
     expect(page.data.map((e) => e.action)).toEqual(["updated", "created"]);
+  });
+});
+
+describe("the console", () => {
+  test("a session of the operator's workspace edits the directory, on record as the console; a partner's session is refused", async () => {
+    const broker = await create();
+    const operator = await signIn(server, "operator");
+    const renamed = await consoleRequest(server, operator, `/console/api/directory/brokers/${broker.id}`, { method: "PATCH", body: { name: "Console Renamed", reason: "typo" } });
+    expect(renamed.status).toBe(200);
+    const [entry] = (await history(broker.id)).data;
+    expect(entry).toMatchObject({ action: "updated", reason: "typo", after: { name: "Console Renamed" } });
+    expect(entry!.actor).toMatch(/^console:ws_[0-9a-f]+$/);
+    const readBack = await consoleRequest(server, operator, `/console/api/directory/brokers/${broker.id}/history`);
+    expect(readBack.status).toBe(200);
+
+    const other = await signIn(server, "partner");
+    const refused = await consoleRequest(server, other, `/console/api/directory/brokers/${broker.id}`);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as Failure).code).toBe("scope_missing");
+    // Nor can a session grant the scope.
+    const grant = await consoleRequest(server, other, "/console/api/keys", { method: "POST", body: { name: "sneaky", scopes: ["directory:write"] } });
+    expect(grant.status).toBe(403);
   });
 });
