@@ -18,7 +18,7 @@ export interface Capability {
   rest: string[];
   mcp: string[];
   trpc: string;
-  /** The workspace console's JSON API (a signed-in session acts with every scope of its workspace). */
+  /** The workspace console's JSON API (a signed-in session acts with every scope of its workspace; directory:write only for a workspace holding a live key with it). */
   console: string[];
 }
 
