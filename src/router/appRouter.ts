@@ -19,6 +19,7 @@ import { getQuote } from "./quotes/getQuote.ts";
 import { listReviews } from "./reviews/listReviews.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 import { createDirectoryBroker, getDirectoryBroker, listDirectoryBrokers, publishDirectoryBroker, unpublishDirectoryBroker, updateDirectoryBroker } from "./directory/directoryBrokers.ts";
+import { importDirectory } from "./directory/directoryImport.ts";
 import { addDirectoryReview, directoryBrokerHistory, hideDirectoryReview, listDirectoryReviews, restoreDirectoryReview } from "./directory/directoryReviews.ts";
 import { createWebhook } from "./webhooks/createWebhook.ts";
 import { deleteWebhook, updateWebhook } from "./webhooks/changeWebhook.ts";
@@ -87,6 +88,7 @@ export const appRouter = router({
     addReview: addDirectoryReview,
     hideReview: hideDirectoryReview,
     restoreReview: restoreDirectoryReview,
+    import: importDirectory,
   }),
 });
 

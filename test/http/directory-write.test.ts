@@ -94,7 +94,7 @@ describe("scope directory:write", () => {
 
   test("every directory route refuses a partner's key (every default scope) with 403 scope_missing", async () => {
     const routes = restRoutes.filter((r) => r.path.startsWith("/api/v1/directory/"));
-    expect(routes.length).toBe(11);
+    expect(routes.length).toBe(12);
     for (const route of routes) {
       const path = route.path.replace(":id", "1").replace(":reviewId", "1");
       const res = await send(route.method, path, route.method === "GET" ? undefined : {}, partner);
@@ -258,5 +258,30 @@ describe("the console", () => {
     // Nor can a session grant the scope.
     const grant = await consoleRequest(server, other, "/console/api/keys", { method: "POST", body: { name: "sneaky", scopes: ["directory:write"] } });
     expect(grant.status).toBe(403);
+  });
+});
+
+describe("bulk import", () => {
+  test("records in a request are read, checked and written as the CLI's import writes a file", async () => {
+    const records = [newBroker({ externalId: "bulk-1", name: "Bulk One Brokers" }), newBroker({ externalId: "bulk-2", name: "Bulk Two Brokers", email: "nope" })];
+    const dry = await data<{ summary: Record<string, number>; rows: { line: number; outcome: string }[] }>(
+      await send("POST", "/api/v1/directory/import", { kind: "brokers", records, dryRun: true }),
+    );
+    expect(dry.summary).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 1 });
+    expect((await (await send("GET", "/api/v1/directory/brokers?externalId=bulk-1")).json()) as { data: unknown[] }).toMatchObject({ data: [] });
+
+    const done = await data<{ summary: Record<string, number>; rows: { line: number; outcome: string; id?: number; errors?: { field: string }[] }[] }>(
+      await send("POST", "/api/v1/directory/import", { kind: "brokers", records, reason: "CRM sync" }),
+    );
+    expect(done.summary).toEqual({ created: 1, updated: 0, unchanged: 0, failed: 1 });
+    expect(done.rows.map((r) => [r.line, r.outcome])).toEqual([[1, "created"], [2, "failed"]]);
+    expect(done.rows[1]!.errors!.map((e) => e.field)).toEqual(["email"]);
+    const [entry] = (await history(String(done.rows[0]!.id))).data;
+    expect(entry).toMatchObject({ action: "created", reason: "CRM sync" });
+    expect(entry!.actor).toMatch(/^key:ws_/);
+    // Again: unchanged, nothing written.
+    const again = await data<{ summary: Record<string, number> }>(await send("POST", "/api/v1/directory/import", { kind: "brokers", records: [records[0]] }));
+    expect(again.summary).toMatchObject({ unchanged: 1 });
+    await expect422(await send("POST", "/api/v1/directory/import", { kind: "carriers", records }), "kind");
   });
 });

@@ -253,6 +253,15 @@ export const restRoutes: readonly RestRoute[] = [
     envelope: "data",
   }),
   restRoute({ method: "POST", path: "/api/v1/directory/reviews/:reviewId/hide", surface: "rest", procedure: "directory.hideReview", summary: "Hide a review with a reason: off the public reads and the rating at once", body: true, envelope: "data" }),
+  restRoute({
+    method: "POST",
+    path: "/api/v1/directory/import",
+    surface: "rest",
+    procedure: "directory.import",
+    summary: "Import up to 1,000 broker or review records as the CLI's import writes a file (dryRun: only check them)",
+    body: true,
+    envelope: "data",
+  }),
   restRoute({ method: "POST", path: "/api/v1/directory/reviews/:reviewId/restore", surface: "rest", procedure: "directory.restoreReview", summary: "Publish a hidden review again", body: "optional", envelope: "data" }),
 ];
 

@@ -3,6 +3,8 @@ import type { brokerLocations, reviews } from "../../../db/schema.ts";
 import { foldText } from "../../domain/text.ts";
 import type { BrokerRecord } from "../../schemas/directoryRecords.ts";
 import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
+import { runImport, type ImportKind, type ReportLine } from "../../cli/importRun.ts";
+import type { ImportSummary } from "../../importing/importSummary.ts";
 import { BrokerImportStore } from "./brokerImportStore.ts";
 import { appendAudit, DirectoryAuditStore, type AuditEntry, type AuditPage } from "./directoryAuditStore.ts";
 import { highestId, lockDirectory, type RowOutcome } from "./importBatch.ts";
@@ -173,6 +175,24 @@ export class DirectoryWriteStore {
       ]);
       return true;
     });
+  }
+
+  /**
+   * Imports records sent in a request (`POST /api/v1/directory/import`) exactly as `import` reads
+   * a file: they go through the import's reader (as NDJSON, one record a line, so a row's `line`
+   * is its position in the list), its checks, batches and writers. No `--sync`.
+   */
+  async importRecords(kind: ImportKind, records: readonly unknown[], how: DirectoryWrite & { write: boolean }): Promise<{ summary: ImportSummary; rows: ReportLine[] }> {
+    const text = new TextEncoder().encode(records.map((record) => JSON.stringify(record)).join("\n") + "\n");
+    const rows: ReportLine[] = [];
+    const { summary } = await runImport(this.x, {
+      kind,
+      input: { bytes: (async function* () { yield text; })(), name: "request.ndjson" },
+      how: { ...how },
+      sync: false,
+      onReport: (line) => rows.push(line),
+    });
+    return { summary, rows };
   }
 
   historyOf(brokerId: number, page: number, limit: number): Awaitable<AuditPage> {
