@@ -47,6 +47,7 @@ export const consoleRoutes: readonly ConsoleRoute[] = [
   { method: "POST", path: "/console/api/directory/brokers/:id/reviews", procedure: "directory.addReview", answer: "json", body: true, status: 201 },
   { method: "POST", path: "/console/api/directory/reviews/:reviewId/hide", procedure: "directory.hideReview", answer: "json", body: true },
   { method: "POST", path: "/console/api/directory/reviews/:reviewId/restore", procedure: "directory.restoreReview", answer: "json", body: true },
+  { method: "POST", path: "/console/api/directory/import", procedure: "directory.import", answer: "json", body: true },
 ];
 
 /** The session's own endpoints, beside the procedure routes: they call no procedure. */
