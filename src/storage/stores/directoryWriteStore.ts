@@ -3,7 +3,7 @@ import type { brokerLocations, reviews } from "../../../db/schema.ts";
 import { foldText } from "../../domain/text.ts";
 import type { BrokerRecord } from "../../schemas/directoryRecords.ts";
 import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
-import { runImport, type ImportKind, type ReportLine } from "../../cli/importRun.ts";
+import { runImport, type ImportKind, type ReportLine } from "./importRun.ts";
 import type { ImportSummary } from "../../importing/importSummary.ts";
 import { BrokerImportStore } from "./brokerImportStore.ts";
 import { appendAudit, DirectoryAuditStore, type AuditEntry, type AuditPage } from "./directoryAuditStore.ts";
