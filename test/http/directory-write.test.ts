@@ -160,11 +160,17 @@ describe("brokers", () => {
   });
 
   test("unpublish (with a reason) and publish: off and on the public reads within a second, reasons on the history", async () => {
-    const broker = await create();
+    // Facet counts follow too (the city facet of Yukon, with or without this broker).
+    const yukon = async () =>
+      ((await (await server.request("/api/v1/brokers?province=YT&facets=city&limit=1", { key: partner })).json()) as { facets: Record<string, { value: string; count: number }[]> }).facets.city!.find((c) => c.value === "Whitehorse")?.count ?? 0;
+    const before = await yukon();
+    const broker = await create({ locations: [{ address: "1 Main St", city: "Whitehorse", province: "YT", postalCode: "Y1A 1A1" }] });
+    await withinASecond(async () => expect(await yukon()).toBe(before + 1));
     await expect422(await send("POST", `/api/v1/directory/brokers/${broker.id}/unpublish`, {}), "reason", "required");
     const off = await data<Broker>(await send("POST", `/api/v1/directory/brokers/${broker.id}/unpublish`, { reason: "licence lapsed" }));
     expect(off.state).toBe("unpublished");
     await withinASecond(async () => expect((await publicDetail(broker.slug)).status).toBe(404));
+    await withinASecond(async () => expect(await yukon()).toBe(before));
     // Still read in any state, and listed with the filters.
     expect((await data<Broker>(await send("GET", `/api/v1/directory/brokers/${broker.id}`))).state).toBe("unpublished");
     const listed = (await (await send("GET", `/api/v1/directory/brokers?state=unpublished&externalId=${broker.externalId}`)).json()) as { data: Broker[] };
