@@ -23,6 +23,7 @@ import { UsageCounter } from "./storage/stores/usageCounter.ts";
 import { SqliteExecutor } from "./storage/sqlite/sqliteExecutor.ts";
 import { StorageHealth } from "./storage/sqlite/storageHealth.ts";
 import { WebhookStore } from "./storage/stores/webhookStore.ts";
+import { DirectoryWriteStore } from "./storage/stores/directoryWriteStore.ts";
 import { DeliveryBell } from "./ops/webhooks/deliveryBell.ts";
 
 /**
@@ -98,6 +99,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     quotePurge: overrides.quotePurge ?? new QuotePurge(x),
     idempotency: overrides.idempotency ?? new IdempotencyStore(x),
     webhooks: overrides.webhooks ?? new WebhookStore(x),
+    directory: overrides.directory ?? new DirectoryWriteStore(x),
     webhookBell: new DeliveryBell(),
     webhookPolicy: { allowHttpLoopback: false },
     rateLimiter,

@@ -18,8 +18,15 @@ export interface Capability {
   rest: string[];
   mcp: string[];
   trpc: string;
-  /** The workspace console's JSON API (a signed-in session acts with every scope of its workspace). */
+  /** The workspace console's JSON API (a signed-in session acts with every scope of its workspace; directory:write only for a workspace holding a live key with it). */
   console: string[];
+}
+
+/** The fields an input schema takes: an object's, or, for one that transforms what it takes (a broker record), the object it reads. */
+function inputFields(input: z.ZodType): string[] {
+  if (input instanceof z.ZodObject) return Object.keys(input.shape);
+  if (input instanceof z.ZodPipe) return inputFields(input.in as z.ZodType);
+  return [];
 }
 
 /** Routes that call no procedure: public, no key. */
@@ -40,7 +47,7 @@ export function capabilityTable(): Capability[] {
     return {
       procedure: path,
       scope: facts.scope,
-      inputs: facts.input instanceof z.ZodObject ? Object.keys(facts.input.shape) : [],
+      inputs: inputFields(facts.input),
       rest: restRoutes.filter((r) => r.procedure === path).map((r) => `${r.method} ${r.path}`),
       mcp: [
         ...tools.filter((t) => t.procedure === path).map((t) => `tool ${t.name}`),

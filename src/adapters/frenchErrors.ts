@@ -52,6 +52,7 @@ const FRENCH: Record<ErrorCode, (facts: MessageFacts) => string> = {
   lead_not_found: () => "Aucune demande de contact de cet identifiant n’existe dans cet espace de travail.",
   key_not_found: () => "Aucune clé de cet identifiant n’existe dans cet espace de travail.",
   webhook_not_found: () => "Aucun point de terminaison webhook de cet identifiant n’existe dans cet espace de travail.",
+  review_not_found: () => "Aucun avis n’a cet identifiant.",
   scope_not_grantable: () => "Cette clé ne peut donner que les portées qu’elle détient elle-même.",
   rate_limit_not_grantable: () => "Cette clé ne peut pas donner une limite de requêtes plus haute que la sienne ni que le plafond du serveur.",
   key_limit_reached: () => "Cet espace de travail a atteint son nombre maximal de clés actives. Révoquez-en une d’abord.",

@@ -6,13 +6,22 @@
 /**
  * Every scope a key can hold. `keys:manage` (list, create, revoke and roll the workspace's keys,
  * read its usage) and `webhooks:manage` (register the endpoints the workspace's events are sent to,
- * issue 28) are never implicit: a key created with no scopes named gets DEFAULT_SCOPES.
+ * issue 28) and `directory:write` (the directory's write API, issue 27) are never implicit: a
+ * key created with no scopes named gets DEFAULT_SCOPES.
  */
-export const SCOPES = ["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read", "keys:manage", "webhooks:manage"] as const;
+export const SCOPES = ["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read", "keys:manage", "webhooks:manage", "directory:write"] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** What a key created without naming scopes holds: everything except keys:manage and webhooks:manage. */
+/** What a key created without naming scopes holds: everything except keys:manage, webhooks:manage and directory:write. */
 export const DEFAULT_SCOPES: readonly Scope[] = ["brokers:read", "reviews:read", "quotes:write", "leads:write", "leads:read"];
+
+/**
+ * Scopes only the operator gives (`broker-directory keys create --scopes directory:write`): a
+ * workspace can never grant them through the keys API or the console, whatever its key holds,
+ * and a console session does not act with them. Editing the directory is the operator's, not
+ * a partner's.
+ */
+export const OPERATOR_SCOPES: readonly Scope[] = ["directory:write"];
 
 /** What a browser-exposed embed key (one with an origins list) may ever do, whatever it was given. */
 export const EMBED_SCOPES: readonly Scope[] = ["brokers:read", "reviews:read", "quotes:write", "leads:write"];

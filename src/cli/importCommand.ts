@@ -8,7 +8,7 @@ import { DatabaseNotWritableError, isBusyLock, storageFaultOf } from "../storage
 import { parseCommandArgs, plainFlag, printJson, printableLines, RefusedError, UsageError } from "./cliSupport.ts";
 import { openDirectoryWriter } from "./directoryStores.ts";
 import { ImportProgress } from "./importProgress.ts";
-import { runImport, type ImportKind, type ImportRunResult, type ReportLine } from "./importRun.ts";
+import { runImport, type ImportKind, type ImportRunResult, type ReportLine } from "../storage/stores/importRun.ts";
 import { DATABASE_FLAGS, DATABASE_FLAGS_HELP } from "./workspaceStores.ts";
 
 export const IMPORT_HELP = `Usage: broker-directory import brokers|reviews FILE [options]

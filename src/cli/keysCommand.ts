@@ -17,8 +17,8 @@ export const KEYS_HELP = `Usage:
 All take ${DATABASE_FLAGS_HELP}
 
 create   Makes a key and prints it once; only its SHA-256 hash is stored.
-         --scopes      comma-separated, from: ${SCOPES.join(", ")} (default: all but keys:manage
-                       and webhooks:manage, which are only ever granted by name)
+         --scopes      comma-separated, from: ${SCOPES.join(", ")} (default: all but keys:manage,
+                       webhooks:manage and directory:write, which are only ever granted by name)
          --rate-limit  requests per minute, 1 to 1,000,000 (default 100)
          --expires-in  a duration: 90m, 12h, 30d, 2w, 1y (default: never)
          --origins     browser origins; makes a browser-safe embed key that works only on

@@ -18,6 +18,9 @@ import { createQuote } from "./quotes/createQuote.ts";
 import { getQuote } from "./quotes/getQuote.ts";
 import { listReviews } from "./reviews/listReviews.ts";
 import { createCallerFactory, router } from "./trpc.ts";
+import { createDirectoryBroker, getDirectoryBroker, listDirectoryBrokers, publishDirectoryBroker, unpublishDirectoryBroker, updateDirectoryBroker } from "./directory/directoryBrokers.ts";
+import { importDirectory } from "./directory/directoryImport.ts";
+import { addDirectoryReview, directoryBrokerHistory, hideDirectoryReview, listDirectoryReviews, restoreDirectoryReview } from "./directory/directoryReviews.ts";
 import { createWebhook } from "./webhooks/createWebhook.ts";
 import { deleteWebhook, updateWebhook } from "./webhooks/changeWebhook.ts";
 import { getWebhook, listWebhooks } from "./webhooks/readWebhooks.ts";
@@ -71,6 +74,21 @@ export const appRouter = router({
   embed: router({
     brokers: embedBrokers,
     reviews: embedReviews,
+  }),
+  // Issue 27 section 2: the directory's write API (directory:write, granted by the operator's CLI only).
+  directory: router({
+    listBrokers: listDirectoryBrokers,
+    createBroker: createDirectoryBroker,
+    getBroker: getDirectoryBroker,
+    updateBroker: updateDirectoryBroker,
+    publishBroker: publishDirectoryBroker,
+    unpublishBroker: unpublishDirectoryBroker,
+    brokerHistory: directoryBrokerHistory,
+    listReviews: listDirectoryReviews,
+    addReview: addDirectoryReview,
+    hideReview: hideDirectoryReview,
+    restoreReview: restoreDirectoryReview,
+    import: importDirectory,
   }),
 });
 

@@ -95,7 +95,14 @@ const brokerFields = strict("a broker", {
  * made from its name and primary city; `slugGenerated` tells a writer it may keep the slug a
  * broker already has rather than move its address).
  */
-export const brokerRecordSchema = brokerFields.transform((broker, ctx) => {
+export const brokerRecordSchema = brokerFields.transform((broker, ctx) => brokerRecordOf(broker, ctx));
+
+/** The fields of a broker record, as a schema that takes them (the write API's, issue 27 section 2). */
+export const BROKER_RECORD_SHAPE = brokerFields.shape;
+export { strict as strictRecordObject };
+
+/** A broker's validated fields as its record (the rules above), or z.NEVER with the issues added to `ctx`. */
+export function brokerRecordOf(broker: z.output<typeof brokerFields>, ctx: z.RefinementCtx) {
   const marked = broker.locations.flatMap((office, index) => (office.isPrimary ? [index] : []));
   for (const index of marked.slice(1)) {
     ctx.addIssue({ code: "custom", path: ["locations", index, "isPrimary"], message: "another office of this broker is already primary: a broker has one primary office" });
@@ -108,7 +115,7 @@ export const brokerRecordSchema = brokerFields.transform((broker, ctx) => {
   }
   if (marked.length > 1 || slug === "") return z.NEVER;
   return { ...broker, slug, slugGenerated: broker.slug === undefined, locations };
-});
+}
 export type BrokerRecord = z.infer<typeof brokerRecordSchema>;
 
 /** A review, attached to its broker by the broker's external id or its slug (one of the two). */

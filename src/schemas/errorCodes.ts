@@ -47,6 +47,7 @@ const KIND_OF_CODE = {
   lead_not_found: "NOT_FOUND",
   key_not_found: "NOT_FOUND",
   webhook_not_found: "NOT_FOUND",
+  review_not_found: "NOT_FOUND",
   // Managing keys.
   scope_not_grantable: "FORBIDDEN",
   rate_limit_not_grantable: "FORBIDDEN",

@@ -9,6 +9,7 @@ import type { QuotePurge } from "./stores/quotePurge.ts";
 import type { QuoteStore } from "./stores/quoteStore.ts";
 import type { StorageHealth } from "./sqlite/storageHealth.ts";
 import type { WebhookStore } from "./stores/webhookStore.ts";
+import type { DirectoryWriteStore } from "./stores/directoryWriteStore.ts";
 
 export type { Awaitable } from "./executor.ts";
 
@@ -44,6 +45,8 @@ export interface WorkspaceStorePorts {
   quotePurge: QuotePurge;
   /** Webhook endpoints, the outbox and its deliveries (issue 28). */
   webhooks: WebhookStore;
+  /** The directory's write API and its audit trail (issue 27): the authoritative database, never the replica. */
+  directory: DirectoryWriteStore;
   /** Whether the database works (full, read-only, unreachable): logged once per episode, read by /readyz. */
   storage: StorageHealthPort;
 }

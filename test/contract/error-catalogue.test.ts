@@ -187,6 +187,7 @@ const CASES: Case[] = [
   },
   // Managing webhook endpoints (issue 28): 20 endpoints at most per workspace.
   { code: "webhook_not_found", send: async () => get("/api/v1/webhooks/we_nothing", await freshKey({ scopes: ["webhooks:manage"] })) },
+  { code: "review_not_found", send: async () => post("/api/v1/directory/reviews/999999999/restore", "{}", await freshKey({ scopes: ["directory:write"] })) },
   {
     code: "webhook_limit_reached",
     send: async () => {

@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
-import { EMBED_SCOPES, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS, SCOPES, type Scope } from "../../src/auth/keyVocabulary.ts";
+import { EMBED_SCOPES, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS, OPERATOR_SCOPES, SCOPES, type Scope } from "../../src/auth/keyVocabulary.ts";
 import { normalizeOrigin } from "../../src/domain/origin.ts";
 import type { KeyView } from "../../src/router/keys/keyView.ts";
 import { ConsoleDialog } from "./consoleDialog.ts";
@@ -123,7 +123,7 @@ export class BdCreateKeyDialog extends ConsoleDialog {
         </div>
         <fieldset aria-invalid=${this.invalid("scopes")} aria-describedby=${this.described("scopes")}>
           <legend>${t("create.scopes")}</legend>
-          ${SCOPES.map(
+          ${SCOPES.filter((scope) => !OPERATOR_SCOPES.includes(scope)).map(
             (scope) => html`<div><label><input type="checkbox" name="scopes" value=${scope} ?checked=${scope !== "keys:manage" && scope !== "leads:read"} />
               <code>${scope}</code> <span class="muted">${t(`scope.${scope}`)}</span></label></div>`,
           )}

@@ -1,7 +1,8 @@
 import { AttemptThrottle } from "../../auth/attemptThrottle.ts";
 import type { Principal } from "../../auth/admitRequest.ts";
 import { csrfTokenFor, looksLikeSecret, sameSecret } from "../../auth/consoleSecrets.ts";
-import { SCOPES } from "../../auth/scopes.ts";
+import { keyStatus } from "../../auth/keyStatus.ts";
+import { OPERATOR_SCOPES, SCOPES, type Scope } from "../../auth/scopes.ts";
 import { callProcedure } from "../../router/procedureCatalog.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
@@ -36,6 +37,18 @@ const SIGN_IN_FORM_BYTES = 1024;
 const SIGN_IN_WINDOW_MS = 15 * 60_000;
 /** Console API calls per session per minute (the console is a person clicking). */
 const SESSION_RATE_LIMIT = 600;
+/**
+ * A session acts with every scope of its workspace but the operator's (directory:write), which it
+ * holds only when the operator gave its workspace a live key with it (`keys create --scopes
+ * directory:write`): a partner's session never edits the directory.
+ */
+const CONSOLE_SCOPES: ReadonlySet<Scope> = new Set(SCOPES.filter((scope) => !OPERATOR_SCOPES.includes(scope)));
+const EDITOR_CONSOLE_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
+
+async function editsTheDirectory(services: Services, workspaceId: string): Promise<boolean> {
+  const now = services.now();
+  return (await services.keys.listIn(workspaceId)).some((key) => keyStatus(key, now) === "active" && key.scopes.includes("directory:write"));
+}
 
 export interface ConsoleOptions {
   /** PUBLIC_URL: https there makes the session cookie Secure. */
@@ -165,7 +178,9 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
       const allowed = [...new Set(matches.map((m) => m.value.method))].join(", ");
       return errorResponse(info, "method_not_allowed", `${request.method} is not allowed here; use ${allowed}.`, { ...headers, Allow: allowed });
     }
-    const principal: Principal = { keyId: "console", workspaceId: session.workspaceId, scopes: new Set(SCOPES), origins: null };
+    // The directory's write API: only for a workspace the operator gave a live directory:write key (the CLI's to grant).
+    const scopes = match.value.procedure.startsWith("directory.") && (await editsTheDirectory(services, session.workspaceId)) ? EDITOR_CONSOLE_SCOPES : CONSOLE_SCOPES;
+    const principal: Principal = { keyId: "console", workspaceId: session.workspaceId, scopes, origins: null };
     try {
       const ctx: Context = { services, principal, surface: "console", requestId: info.requestId, baseUrl: info.baseUrl };
       const route = match.value;

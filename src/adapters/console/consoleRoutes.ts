@@ -35,6 +35,19 @@ export const consoleRoutes: readonly ConsoleRoute[] = [
   { method: "POST", path: "/console/api/webhooks/:webhookId/roll-secret", procedure: "webhooks.rollSecret", answer: "json", body: true },
   { method: "GET", path: "/console/api/webhooks/:webhookId/deliveries", procedure: "webhooks.deliveries", answer: "json" },
   { method: "POST", path: "/console/api/webhooks/:webhookId/deliveries/:deliveryId/resend", procedure: "webhooks.resend", answer: "json" },
+  // Issue 27 section 2: the directory's write API, for a workspace the operator gave directory:write (see consoleHandler).
+  { method: "GET", path: "/console/api/directory/brokers", procedure: "directory.listBrokers", answer: "json" },
+  { method: "POST", path: "/console/api/directory/brokers", procedure: "directory.createBroker", answer: "json", body: true, status: 201 },
+  { method: "GET", path: "/console/api/directory/brokers/:id", procedure: "directory.getBroker", answer: "json" },
+  { method: "PATCH", path: "/console/api/directory/brokers/:id", procedure: "directory.updateBroker", answer: "json", body: true },
+  { method: "POST", path: "/console/api/directory/brokers/:id/publish", procedure: "directory.publishBroker", answer: "json", body: true },
+  { method: "POST", path: "/console/api/directory/brokers/:id/unpublish", procedure: "directory.unpublishBroker", answer: "json", body: true },
+  { method: "GET", path: "/console/api/directory/brokers/:id/history", procedure: "directory.brokerHistory", answer: "json" },
+  { method: "GET", path: "/console/api/directory/brokers/:id/reviews", procedure: "directory.listReviews", answer: "json" },
+  { method: "POST", path: "/console/api/directory/brokers/:id/reviews", procedure: "directory.addReview", answer: "json", body: true, status: 201 },
+  { method: "POST", path: "/console/api/directory/reviews/:reviewId/hide", procedure: "directory.hideReview", answer: "json", body: true },
+  { method: "POST", path: "/console/api/directory/reviews/:reviewId/restore", procedure: "directory.restoreReview", answer: "json", body: true },
+  { method: "POST", path: "/console/api/directory/import", procedure: "directory.import", answer: "json", body: true },
 ];
 
 /** The session's own endpoints, beside the procedure routes: they call no procedure. */

@@ -1,6 +1,6 @@
 import { CodedError } from "../../schemas/errorCodes.ts";
 import type { Principal } from "../../auth/admitRequest.ts";
-import type { KeyLimits } from "../../auth/keyVocabulary.ts";
+import { OPERATOR_SCOPES, type KeyLimits } from "../../auth/keyVocabulary.ts";
 import type { KeyListing, KeyStore, KeyWriteRefusal } from "../../storage/stores/keyStore.ts";
 
 /** A key of the caller's workspace; another workspace's key gets the answer an unknown id gets. */
@@ -12,6 +12,10 @@ export async function workspaceKey(keys: Pick<KeyStore, "findIn">, id: string, w
 
 /** A caller can only give scopes it holds itself: a keys:manage key cannot mint a wider key than its own. */
 export function assertCanGrant(held: ReadonlySet<string>, scopes: readonly string[]): void {
+  const operators = scopes.filter((s) => (OPERATOR_SCOPES as readonly string[]).includes(s));
+  if (operators.length > 0) {
+    throw new CodedError("scope_not_grantable", `${operators.join(", ")} cannot be granted through the API or the console: only the operator's CLI gives it (broker-directory keys create --scopes ${operators.join(",")}).`);
+  }
   const beyond = scopes.filter((s) => !held.has(s));
   if (beyond.length > 0) {
     throw new CodedError("scope_not_grantable", `This key cannot grant ${beyond.join(", ")}: a key can only give scopes it holds itself.`);

@@ -14,6 +14,7 @@ import { QuoteStore } from "../stores/quoteStore.ts";
 import { PgStorageHealth } from "./pgStorageHealth.ts";
 import { PgVersionWatch } from "./versionWatch.ts";
 import { WebhookStore } from "../stores/webhookStore.ts";
+import { DirectoryWriteStore } from "../stores/directoryWriteStore.ts";
 
 /** The workspace stores over PostgreSQL, as the ports Services holds (createServices' overrides). */
 export type PgStores = WorkspaceStorePorts;
@@ -54,6 +55,7 @@ export async function createPgStores(
       quotePurge: new QuotePurge(x),
       idempotency: new IdempotencyStore(x),
       webhooks: new WebhookStore(x),
+      directory: new DirectoryWriteStore(x),
       storage,
     },
     keysVersion,

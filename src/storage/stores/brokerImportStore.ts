@@ -91,7 +91,7 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     yield* skipRowTriggers(x, db, t);
   }
   const { brokers, brokerLocations, brokerLines } = t;
-  const { byExternalId, bySlug, officesOf } = yield* storedBrokersOf(db, t, items);
+  const { byExternalId, bySlug, byId, officesOf } = yield* storedBrokersOf(db, t, items);
 
   let nextBrokerId = 0;
   let nextOfficeId = 0;
@@ -107,7 +107,7 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
   const claimed = new Map<string, string>();
   const outcomes: RowOutcome[] = [];
 
-  for (const { line, record } of items) {
+  for (const { line, record, target } of items) {
     const key = brokerKeyOf(record);
     let stored = record.externalId !== null ? byExternalId.get(record.externalId) : bySlug.get(record.slug);
     // A broker made without an externalId (the demo data, an earlier file keyed by slug) is
@@ -115,6 +115,20 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     if (!stored && record.externalId !== null) {
       const holder = bySlug.get(record.slug);
       if (holder && holder.externalId === null) stored = holder;
+    }
+    if (target !== undefined) {
+      // The write API names the broker: an externalId held by another one is refused, never taken over.
+      const named = target === "new" ? undefined : byId.get(target);
+      if (target !== "new" && !named) {
+        outcomes.push({ line, key, outcome: "failed", errors: [{ line, field: "id", message: `no broker has the id ${target}` }] });
+        continue;
+      }
+      const other = record.externalId !== null ? byExternalId.get(record.externalId) : undefined;
+      if (other && other.id !== named?.id) {
+        outcomes.push({ line, key, outcome: "failed", errors: [{ line, field: "externalId", message: `"${record.externalId}" is already the externalId of broker ${other.id}: give this broker another one` }] });
+        continue;
+      }
+      stored = named;
     }
     // A slug made from the name and city never moves an existing broker's address.
     const slug = stored && record.slugGenerated ? stored.slug : record.slug;
@@ -185,13 +199,18 @@ function* storedBrokersOf(db: Db, { brokers, brokerLocations }: Tables, items: r
   for (const broker of yield* rowsWhereIn<StoredBroker>(slugs, (chunk) => db.select().from(brokers).where(inArray(brokers.slug, chunk as string[])))) {
     bySlug.set(broker.slug, broker);
   }
-  const storedIds = [...new Set([...byExternalId.values(), ...bySlug.values()].map((broker) => broker.id))];
+  const byId = new Map<number, StoredBroker>();
+  const targets = items.flatMap(({ target }) => (typeof target === "number" ? [target] : []));
+  for (const broker of yield* rowsWhereIn<StoredBroker>(targets, (chunk) => db.select().from(brokers).where(inArray(brokers.id, chunk as number[])))) {
+    byId.set(broker.id, broker);
+  }
+  const storedIds = [...new Set([...byExternalId.values(), ...bySlug.values(), ...byId.values()].map((broker) => broker.id))];
   const officesOf = new Map<number, OfficeFields[]>();
   const offices = yield* rowsWhereIn<StoredOffice>(storedIds, (chunk) =>
     db.select().from(brokerLocations).where(inArray(brokerLocations.brokerId, chunk as number[])).orderBy(asc(brokerLocations.brokerId), asc(brokerLocations.id)),
   );
   for (const office of offices) officesOf.set(office.brokerId, [...(officesOf.get(office.brokerId) ?? []), storedOfficeFields(office)]);
-  return { byExternalId, bySlug, officesOf };
+  return { byExternalId, bySlug, byId, officesOf };
 }
 
 /** Offices given without a phone by a file that cannot give one take the phone stored for the same office. */

@@ -5,7 +5,8 @@ import { insertRows } from "./importBatch.ts";
 
 export type AuditEntry = typeof directoryAudit.$inferSelect;
 export type NewAuditEntry = Omit<AuditEntry, "id">;
-export type AuditAction = "created" | "updated" | "unpublished";
+/** Brokers: created, updated, published, unpublished; reviews: created, updated, hidden, restored. */
+export type AuditAction = "created" | "updated" | "published" | "unpublished" | "hidden" | "restored";
 
 /** Who made a change, as the audit trail names them. */
 export const CLI_ACTOR = "cli";

@@ -25,6 +25,12 @@ export interface ImportWrite {
 export interface ImportItem<T> {
   line: number;
   record: T;
+  /**
+   * The write API (issue 27 section 2) names the broker itself: its id (the record is that
+   * broker, whatever its externalId or slug), or "new" (the record must make a broker: an
+   * externalId another broker holds is refused, not updated). An import leaves it out.
+   */
+  target?: number | "new";
 }
 
 /** What became of one record (the `--report` line): its key, and the id the directory gave it. */

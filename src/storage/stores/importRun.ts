@@ -1,16 +1,16 @@
-import { readBrokerImport } from "../importing/brokerImport.ts";
-import type { ImportInput } from "../importing/byteSource.ts";
-import type { ImportEvent } from "../importing/importEvent.ts";
-import { ImportTally, type ImportSummary, type WriteCounts } from "../importing/importSummary.ts";
-import { KeyTracker } from "../importing/keyTracker.ts";
-import { readReviewImport } from "../importing/reviewImport.ts";
-import type { RowError } from "../importing/rowError.ts";
-import type { BrokerRecord, ReviewRecord } from "../schemas/directoryRecords.ts";
-import type { Executor } from "../storage/executor.ts";
-import { isBusyLock, storageFaultOf } from "../storage/storageFault.ts";
-import { BrokerImportStore } from "../storage/stores/brokerImportStore.ts";
-import type { ImportItem, ImportWrite, RowOutcome } from "../storage/stores/importBatch.ts";
-import { ReviewImportStore } from "../storage/stores/reviewImportStore.ts";
+import { readBrokerImport } from "../../importing/brokerImport.ts";
+import type { ImportInput } from "../../importing/byteSource.ts";
+import type { ImportEvent } from "../../importing/importEvent.ts";
+import { ImportTally, type ImportSummary, type WriteCounts } from "../../importing/importSummary.ts";
+import { KeyTracker } from "../../importing/keyTracker.ts";
+import { readReviewImport } from "../../importing/reviewImport.ts";
+import type { RowError } from "../../importing/rowError.ts";
+import type { BrokerRecord, ReviewRecord } from "../../schemas/directoryRecords.ts";
+import type { Executor } from "../executor.ts";
+import { isBusyLock, storageFaultOf } from "../storageFault.ts";
+import { BrokerImportStore } from "./brokerImportStore.ts";
+import type { ImportItem, ImportWrite, RowOutcome } from "./importBatch.ts";
+import { ReviewImportStore } from "./reviewImportStore.ts";
 
 export type ImportKind = "brokers" | "reviews";
 
