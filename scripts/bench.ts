@@ -31,7 +31,7 @@ import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProces
 import { machineInfo, markdownTable, replicaStartLines, summaryLines, warnings, type BenchRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { memoryOf } from "./bench/processMemory.ts";
-import { buildScenarios, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
+import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
 import { measureLoggingCost } from "./bench/loggingCost.ts";
 import { logOffset, serverTimesSince } from "./bench/serverTimes.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
@@ -155,14 +155,20 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
   const keys = Object.fromEntries(
     SCENARIO_IDS.map((id) => {
       // One key per scenario, each at the largest rate limit: a scenario never meets another's budget.
-      const out = runCli(app, ["keys", "create", "--workspace", "bench", "--name", id, "--rate-limit", "1000000", "--json", "--db", db], dir);
+      const workspace = HOOKED_SCENARIOS.includes(id) ? "bench-hooks" : "bench";
+      const out = runCli(app, ["keys", "create", "--workspace", workspace, "--name", id, "--rate-limit", "1000000", "--json", "--db", db], dir);
       return [id, JSON.parse(out).key as string];
     }),
   ) as Record<ScenarioId, string>;
+  // The webhook receiver of scenario (15): answers at once, in this process, on loopback (which the
+  // server is told to allow, as in development).
+  const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(null, { status: 204 }) });
+  const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true" };
+  runCli(app, ["webhooks", "create", "--workspace", "bench-hooks", "--url", `http://127.0.0.1:${receiver.port}/hook`, "--events", "lead.created", "--db", db], dir, hooksEnv);
   const directory = { brokers, ...directoryCounts(db), databaseBytes: fileBytes(db) + fileBytes(`${db}-wal`), seedSeconds };
 
   const execAt = performance.now();
-  const server = await startApp(app, { db, port: await freePort(), cwd: dir, logFile: join(dir, "server.log"), demo: false, logLevel });
+  const server = await startApp(app, { db, port: await freePort(), cwd: dir, logFile: join(dir, "server.log"), demo: false, logLevel, env: hooksEnv });
   const firstSearchMs = (await firstAnsweredSearch(server.url, keys.search)) - execAt;
   try {
     const scenarios = buildScenarios(db, keys).filter((scenario, index) => index === 0 || !onlyIds || onlyIds.includes(scenario.id));
@@ -227,6 +233,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     };
   } finally {
     await stopProcess(server);
+    await receiver.stop(true);
   }
 }
 

@@ -11,6 +11,10 @@
  *   order: uniform access over the directory. At 1,000 brokers it all fits the cache; at
  *   100,000 the 20,000 cycled through don't, so every request reads SQLite.
  * - (5) posts a quote: priced and written to the database on every request.
+ * - (13)–(15) post a lead (issue 28's figures): plain; with a fresh Idempotency-Key each (its
+ *   record is written in the lead's transaction); and in a workspace with one webhook endpoint
+ *   wanting lead.created (the outbox rows in the same transaction, and the deliveries made by the
+ *   same server to a receiver in the bench process, which answers 204 at once).
  */
 import { Database } from "bun:sqlite";
 import canada from "../../src/domain/canada.json" with { type: "json" };
@@ -19,7 +23,10 @@ import { filterRequests, nearRequests, relevanceRequests } from "./discoveryScen
 import type { LoadRequest } from "./wrk.ts";
 
 /** Every scenario, in the order a run measures them (the list first: its body sizes the ceiling). */
-export const SCENARIO_IDS = ["list", "search", "detail", "reviews", "quote", "mcp", "detailHot", "reviewsHot", "healthz", "near", "relevance", "filters"] as const;
+export const SCENARIO_IDS = ["list", "search", "detail", "reviews", "quote", "mcp", "detailHot", "reviewsHot", "healthz", "near", "relevance", "filters", "lead", "leadKeyed", "leadHooked"] as const;
+
+/** The scenarios whose key belongs to the workspace with a webhook endpoint (bench.ts registers it). */
+export const HOOKED_SCENARIOS: readonly ScenarioId[] = ["leadHooked"];
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
 export interface Scenario {
@@ -168,7 +175,23 @@ export function buildScenarios(databasePath: string, keys: Record<ScenarioId, st
     discoveryScenario("near", "(10) near + sort=distance + 4 facets (distinct)", nearRequests((path) => get("near", path))),
     discoveryScenario("relevance", "(11) q + sort=relevance + 4 facets (distinct)", relevanceRequests((path) => get("relevance", path), queries)),
     discoveryScenario("filters", "(12) language + minRating + verified, sort=rating (distinct)", filterRequests((path) => get("filters", path))),
+    leadScenario("lead", "(13) POST /api/v1/leads", auth("lead")),
+    leadScenario("leadKeyed", "(14) POST /api/v1/leads with an Idempotency-Key", auth("leadKeyed"), "Idempotency-Key"),
+    leadScenario("leadHooked", "(15) POST /api/v1/leads, one webhook endpoint", auth("leadHooked")),
   ];
+}
+
+export const LEAD_BODY = { name: "Bench Lead", email: "bench@example.ca", phone: "(416) 555-0199", insuranceType: "Home" };
+
+function leadScenario(id: ScenarioId, label: string, headers: Record<string, string>, uniqueHeader?: string): Scenario {
+  const sent = { ...headers, "Content-Type": "application/json", ...(uniqueHeader ? { [uniqueHeader]: "bench-" } : {}) };
+  return {
+    id,
+    label,
+    sample: `POST ${JSON.stringify(LEAD_BODY)}${uniqueHeader ? `, ${uniqueHeader}: bench-<thread>-<n> (new each request)` : ""}`,
+    requests: [{ method: "POST", path: "/api/v1/leads", headers: sent, body: JSON.stringify(LEAD_BODY), uniqueHeader }],
+    expectStatus: 201,
+  };
 }
 
 function discoveryScenario(id: ScenarioId, label: string, requests: LoadRequest[]): Scenario {

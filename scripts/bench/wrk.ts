@@ -19,6 +19,8 @@ export interface LoadRequest {
   body?: string;
   /** Append `&pass=<n>` (n counts the times the list was cycled), so no URL ever repeats. */
   uniquePerPass?: boolean;
+  /** A header whose value gets `<thread>-<n>` appended, n counting this thread's requests: a new value every request (idempotency keys). */
+  uniqueHeader?: string;
 }
 
 export interface LoadSettings {
@@ -124,7 +126,7 @@ function luaScript(requests: LoadRequest[]): string {
   const table = requests
     .map((r) => {
       const headers = Object.entries(r.headers).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(",");
-      return `{${luaString(r.method)},${luaString(r.path)},{${headers}},${r.body === undefined ? "nil" : luaString(r.body)},${r.uniquePerPass ? "true" : "false"}}`;
+      return `{${luaString(r.method)},${luaString(r.path)},{${headers}},${r.body === undefined ? "nil" : luaString(r.body)},${r.uniquePerPass ? "true" : "false"},${r.uniqueHeader ? luaString(r.uniqueHeader) : "nil"}}`;
     })
     .join(",\n");
   return `local specs = {
@@ -147,12 +149,20 @@ function init(args)
 end
 
 local pass = 0
+local sent = 0
 
 function request()
   local i = next_index
   next_index = next_index % #formatted + 1
   if next_index == 1 then pass = pass + 1 end
   local spec = specs[i]
+  if spec[6] then
+    sent = sent + 1
+    local headers = {}
+    for name, value in pairs(spec[3]) do headers[name] = value end
+    headers[spec[6]] = spec[3][spec[6]] .. (offset or 0) .. "-" .. sent
+    return wrk.format(spec[1], spec[2], headers, spec[4])
+  end
   if spec[5] then
     return wrk.format(spec[1], spec[2] .. "&pass=" .. (offset or 0) .. "-" .. pass, spec[3], spec[4])
   end
