@@ -9,26 +9,49 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
-import { runCli } from "../cli/cliHarness.ts";
-import { databaseFlags, startTestServer, type TestServer } from "../support/server.ts";
+import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
 import { launchChromium } from "./browser.ts";
 import { listenerState } from "./listenerState.ts";
 import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
-let server: TestServer;
+const folder = tempDir();
+/** The server's database, named to the server and every command by DATABASE_PATH (a PostgreSQL database for it with TEST_DATABASE=postgres). */
+const DATABASE = { DATABASE_PATH: folder.path("directory.db") };
+let served: ServedProcess;
 let browser: Browser;
+
+/**
+ * The server runs as the operator runs it: `serve` in a process of its own, with the demo
+ * directory. Run inside this process, as it was, the test server's listening socket was closed
+ * mid-file in three clean-clone CI runs while its pooled connections still answered
+ * (listenerState reported `listening: false`, `fetched: 200`), each time after this process had
+ * spawned commands; never with the file alone. A listener in a process that spawns nothing is
+ * out of reach of whatever closed it, as in production.
+ */
+const server = {
+  get url(): string {
+    return served.url;
+  },
+  /** A key made by the operator's CLI on the server's database (a running server sees it at its next request). */
+  async createKey(options: { workspace: string; origins: string[]; scopes: string[] }): Promise<string> {
+    const made = await runCli(["keys", "create", "--workspace", options.workspace, "--origins", options.origins.join(","), "--scopes", options.scopes.join(","), "--json"], DATABASE);
+    if (made.code !== 0) throw new Error(`keys create failed (${made.code}): ${made.stderr}`);
+    return (JSON.parse(made.stdout) as { key: string }).key;
+  },
+};
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  server = await startTestServer();
+  served = await startServe(["--port", "0", "--host", "127.0.0.1"], { env: DATABASE });
   browser = await launchChromium();
 }, 60_000);
 
-// Closing Chromium, then the server (over PostgreSQL: dropping its database) took over 5 s once on a loaded CI host.
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
+  served?.proc.kill("SIGTERM");
+  await served?.proc.exited;
+  folder.remove();
 }, 30_000);
 
 /** A console page that records script errors and CSP violations (there must be none). */
@@ -47,7 +70,7 @@ async function consolePage(context: BrowserContext): Promise<{ page: Page; probl
 
 /** The operator's step: `console-link --workspace acme --json`, against the running server's database. */
 async function consoleLink(): Promise<string> {
-  const result = await runCli(["console-link", "--workspace", "acme", "--json", "--url", server.url, ...databaseFlags(server)]);
+  const result = await runCli(["console-link", "--workspace", "acme", "--json", "--url", server.url], DATABASE);
   expect({ code: result.code, stderr: result.stderr, printed: result.stdout.length > 0 }).toEqual({ code: 0, stderr: "", printed: true });
   return (JSON.parse(result.stdout) as { url: string }).url;
 }
