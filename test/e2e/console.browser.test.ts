@@ -43,7 +43,9 @@ const server = {
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  served = await startServe(["--port", "0", "--host", "127.0.0.1"], { env: DATABASE });
+  // Access lines stay out of its stdout (--log-level warn): a pipe nobody drains fast enough fills at
+  // 64 KiB and blocks the server (a CI run timed out so, the first journey having logged plenty).
+  served = await startServe(["--port", "0", "--host", "127.0.0.1", "--log-level", "warn"], { env: DATABASE });
   browser = await launchChromium();
 }, 60_000);
 
