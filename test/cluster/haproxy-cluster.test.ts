@@ -70,7 +70,8 @@ afterAll(async () => {
   await admin.end();
   await pg.stop();
   tmp.remove();
-});
+  // Stopping three instances, HAProxy, Redis and a PostgreSQL cluster took over 5 s (the hook's default) once on a loaded CI host.
+}, 30_000);
 
 describe("three instances behind HAProxy over one PostgreSQL and one Redis", () => {
   beforeAll(async () => {
