@@ -2,7 +2,7 @@ import type { RateLimiter } from "../auth/rateLimiter.ts";
 import type { Logger } from "../log.ts";
 import { IDEMPOTENCY_PURGE_BATCH, type IdempotencyStore } from "../storage/stores/idempotencyStore.ts";
 import type { QuotePurge } from "../storage/stores/quotePurge.ts";
-import type { WebhookStore } from "../storage/stores/webhookStore.ts";
+import { WEBHOOK_PURGE_BATCH, type WebhookStore } from "../storage/stores/webhookStore.ts";
 
 /** How long the webhook delivery log keeps a finished delivery (delivered or given up). */
 export const WEBHOOK_LOG_DAYS = 30;
@@ -63,29 +63,25 @@ export function startMaintenance(services: MaintenanceDeps, options: Maintenance
     return total;
   }
 
-  /** The webhook delivery log: finished deliveries older than WEBHOOK_LOG_DAYS, a batch at a time until one deletes none. */
+  /** The webhook delivery log: finished deliveries older than WEBHOOK_LOG_DAYS, a batch at a time. */
   async function purgeWebhookLog(): Promise<void> {
     const before = services.now() - WEBHOOK_LOG_DAYS * 86_400_000;
-    let deliveries = 0;
-    for (let n = -1; n !== 0 && !stopped; await new Promise((resolve) => setImmediate(resolve))) {
-      n = await services.webhooks.purge(before);
-      deliveries += n;
-    }
-    if (deliveries > 0) services.log.info("old webhook deliveries purged", { deleted: deliveries });
+    const deleted = await inBatches(() => services.webhooks.purge(before), WEBHOOK_PURGE_BATCH);
+    if (deleted > 0) services.log.info("old webhook deliveries purged", { deleted });
   }
 
   /** Records past the window, a batch at a time, then the oldest of any workspace over its cap. */
   async function purgeIdempotencyRecords(): Promise<void> {
     const { idempotency } = services;
-    let deleted = await inBatches(() => idempotency.purgeBatch(services.now()));
-    for (const { workspaceId } of stopped ? [] : await idempotency.overCap()) deleted += await inBatches(() => idempotency.trimBatch(workspaceId));
+    let deleted = await inBatches(() => idempotency.purgeBatch(services.now()), IDEMPOTENCY_PURGE_BATCH);
+    for (const { workspaceId } of stopped ? [] : await idempotency.overCap()) deleted += await inBatches(() => idempotency.trimBatch(workspaceId), IDEMPOTENCY_PURGE_BATCH);
     if (deleted > 0) services.log.info("idempotency records purged", { deleted });
   }
 
-  /** Runs `batch` until one deletes less than a full batch (or the server stops), the event loop free between; the total deleted. */
-  async function inBatches(batch: () => Promise<number>): Promise<number> {
+  /** Runs `batch` until one deletes less than `full` (or the server stops), the event loop free between; the total deleted. */
+  async function inBatches(batch: () => Promise<number>, full: number): Promise<number> {
     let total = 0;
-    for (let deleted = IDEMPOTENCY_PURGE_BATCH; deleted === IDEMPOTENCY_PURGE_BATCH && !stopped; ) {
+    for (let deleted = full; deleted === full && !stopped; ) {
       deleted = await batch();
       total += deleted;
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,4 +1,5 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { consoleSessions } from "../../../db/schema.ts";
 import { hashSecret, newSecret, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../auth/consoleSecrets.ts";
 import { run, type Awaitable, type Executor } from "../executor.ts";
 
@@ -12,7 +13,7 @@ export interface ConsoleSession {
 /** Writing last-seen on every request would make reads writes; a minute is precise enough for 12 h. */
 export const LAST_SEEN_PRECISION_MS = 60_000;
 
-type SessionRow = { idHash: string; workspaceId: string; lastSeenAt: number; expiresAt: number; endedAt: number | null };
+type SessionRow = typeof consoleSessions.$inferSelect;
 
 /**
  * Console sessions, stored by the hash of their secret, so they survive a restart and a copy

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import type { keyUsageDaily } from "../../../db/schema.ts";
-import { run, type Executor } from "../executor.ts";
+import { run, type Awaitable, type Executor } from "../executor.ts";
 
 export type DailyUsage = typeof keyUsageDaily.$inferSelect;
 
@@ -38,7 +38,7 @@ export class KeyUsageStore {
   }
 
   /** The workspace's keys' rows from `fromDay` (YYYY-MM-DD) on, by day. */
-  since(workspaceId: string, fromDay: string): DailyUsage[] | Promise<DailyUsage[]> {
+  since(workspaceId: string, fromDay: string): Awaitable<DailyUsage[]> {
     return this.x.rows((db, { apiKeys, keyUsageDaily }) =>
       db
         .select({ keyId: keyUsageDaily.keyId, day: keyUsageDaily.day, requests: keyUsageDaily.requests, refused: keyUsageDaily.refused })

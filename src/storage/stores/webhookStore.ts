@@ -54,6 +54,9 @@ export interface AttemptRecord {
   disableReason: string;
 }
 
+/** Finished deliveries one purge transaction deletes at most. */
+export const WEBHOOK_PURGE_BATCH = 500;
+
 /**
  * Webhook endpoints, the outbox and its deliveries (issue 28), over either dialect
  * (src/storage/executor.ts). Every read and change by a workspace names the workspace; the
@@ -116,7 +119,7 @@ export class WebhookStore {
    * their events once no delivery refers to them; answers how many deliveries went. The delivery
    * log is kept WEBHOOK_LOG_DAYS (src/ops/maintenance.ts runs this in batches).
    */
-  async purge(before: number, limit = 500): Promise<number> {
+  async purge(before: number, limit = WEBHOOK_PURGE_BATCH): Promise<number> {
     return this.x.write(function* (db, t) {
       const { webhookDeliveries: d } = t;
       const old = yield* rows(db.select({ id: d.id, eventId: d.eventId }).from(d).where(and(inArray(d.status, ["delivered", "failed"]), lt(d.createdAt, before))).limit(limit));
