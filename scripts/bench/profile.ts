@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { appCommand, freePort, REPO, runCli, startProcess, stopProcess } from "./appProcess.ts";
-import { buildScenarios, SCENARIO_IDS, type ScenarioId } from "./scenarios.ts";
+import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type ScenarioId } from "./scenarios.ts";
 import { ensureWrk, runWrk } from "./wrk.ts";
 
 const { values } = parseArgs({
@@ -37,16 +37,23 @@ const key = runCli(app, ["keys", "create", "--db", db, "--workspace", "profile",
 const secret = (JSON.parse(key) as { key: string }).key;
 const keys = Object.fromEntries(SCENARIO_IDS.map((id) => [id, secret])) as Record<ScenarioId, string>;
 const scenario = buildScenarios(db, keys).find((s) => s.id === scenarioId)!;
+// As bench.ts does for (15): an endpoint wanting lead.created, answered at once in this process.
+const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(null, { status: 204 }) });
+const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true" };
+if (HOOKED_SCENARIOS.includes(scenarioId)) {
+  runCli(app, ["webhooks", "create", "--workspace", "profile", "--url", `http://127.0.0.1:${receiver.port}/hook`, "--events", "lead.created", "--db", db], work, hooksEnv);
+}
 const port = await freePort();
 const profDir = join(work, "prof");
 const server = await startProcess(
   [process.execPath, ...(values.plain ? [] : ["--cpu-prof", `--cpu-prof-dir=${profDir}`]), join(REPO, "src/main.ts"), "serve", "--db", db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"],
-  { port, cwd: work, logFile: join(work, "server.log") },
+  { port, cwd: work, logFile: join(work, "server.log"), env: hooksEnv },
 );
 await runWrk(server.url, scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
 const result = await runWrk(server.url, scenario.requests, { durationSeconds: Number(values.seconds), connections: 32, threads: 1 });
 console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
 await stopProcess(server);
+await receiver.stop(true);
 // The database copy is as large as the seeded one (360 MB at 100,000 brokers): runs in a row
 // filled this machine's disk before it was removed. The profile stays, for reading further.
 for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });

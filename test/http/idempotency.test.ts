@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { IDEMPOTENCY_WINDOW_MS } from "../../src/storage/stores/idempotencyStore.ts";
 import { AUTO_QUOTE, postMcp } from "../mcp/mcpSupport.ts";
+import { eventually } from "../support/eventually.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 // Issue 28 §2: a POST that creates something, sent again with the same Idempotency-Key, gets
@@ -142,6 +143,37 @@ test("a bad key is a 422 invalid_parameter naming the header, and nothing is cre
   expect(await leadsNamed("bad-key@example.com")).toBe(0);
   // 255 printable characters is the longest key.
   expect((await post("/api/v1/leads", { ...lead, email: "long-key@example.com" }, "k".repeat(255))).status).toBe(201);
+});
+
+test("a retry replays its first answer even when the request would now be refused; another body under the key is still a conflict", async () => {
+  // The key is not looked up before the work (createOnce): a refusal looks it up instead.
+  const editor = await server.createKey({ workspace: "idem-operator", scopes: ["directory:write"], rateLimitPerMinute: 1_000_000 });
+  const office = { address: "1 Bay St", city: "Toronto", province: "ON", postalCode: "M5J 2R8" };
+  const created = await post("/api/v1/directory/brokers", { name: "Retry Test Brokers", email: "b@retry.example", phone: "416-555-0101", insuranceLines: ["Auto"], languages: ["English"], locations: [office] }, undefined, editor);
+  expect(created.status).toBe(201);
+  const broker = ((await created.json()) as { data: { id: string; slug: string } }).data;
+  // Published at once; with PostgreSQL the instance's replica has it within a second.
+  const visible = async () => (await server.request(`/api/v1/brokers/${broker.slug}`, { key })).status === 200;
+  expect(await eventually(visible)).toBe(true);
+  const idem = newKey();
+  const body = { ...lead, email: "named-broker@example.com", brokerSlug: broker.slug };
+  const first = await post("/api/v1/leads", body, idem);
+  expect(first.status).toBe(201);
+  const firstText = await first.text();
+  expect((await post(`/api/v1/directory/brokers/${broker.id}/unpublish`, { reason: "licence lapsed" }, undefined, editor)).status).toBe(200);
+  expect(await eventually(async () => !(await visible()))).toBe(true);
+  // A new lead naming it is refused now...
+  expect((await post("/api/v1/leads", body, newKey())).status).toBe(422);
+  // ...but the retry of the first gets the first answer.
+  const again = await post("/api/v1/leads", body, idem);
+  expect(again.status).toBe(201);
+  expect(again.headers.get("idempotent-replayed")).toBe("true");
+  expect(await again.text()).toBe(firstText);
+  // Another request under the key that would be refused anyway is the conflict it is.
+  const other = await post("/api/v1/leads", { ...body, email: "someone-else@example.com" }, idem);
+  expect(other.status).toBe(422);
+  expect(((await other.json()) as { code: string }).code).toBe("idempotency_conflict");
+  expect(await leadsNamed("named-broker@example.com")).toBe(1);
 });
 
 test("a refused request spends no key: fixed and sent again with the same key, it is created", async () => {

@@ -15,5 +15,12 @@ export function plainExecutor(x: Executor): Executor {
     rows: (build) => x.rows(build),
     row: (build) => x.row(build),
     forUpdate: (query) => x.forUpdate(query),
+    // As PostgreSQL's: the statement built anew on the db it is bound with, the values filled in at each run.
+    prepare: (build) => ({
+      bind: (db, values) => {
+        const query = build(db, x.t) as unknown as { all(v: object): never; get(v: object): never; run(v: object): never };
+        return { all: () => query.all(values), get: () => query.get(values), run: () => query.run(values) };
+      },
+    }),
   };
 }

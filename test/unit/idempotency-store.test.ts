@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { openDatabase, type DirectoryDb } from "../../src/storage/sqlite/database.ts";
 import { migrate } from "../../src/storage/sqlite/migrate.ts";
 import { SqliteExecutor } from "../../src/storage/sqlite/sqliteExecutor.ts";
-import { claimKey, IDEMPOTENCY_WINDOW_MS, IdempotencyStore, type IdempotencyRecord } from "../../src/storage/stores/idempotencyStore.ts";
+import { IDEMPOTENCY_WINDOW_MS, KeyClaims, IdempotencyStore, type IdempotencyRecord } from "../../src/storage/stores/idempotencyStore.ts";
 import { plainExecutor } from "../support/plainExecutor.ts";
 
 const paths = {
@@ -25,7 +25,8 @@ describe.each(Object.entries(paths))("%s", (_, executorOf) => {
     migrate(db);
     db.$client.run("INSERT INTO workspaces (id, name, created_at) VALUES ('ws', 'Workspace', 0), ('other', 'Other', 0)");
     const x = executorOf(db);
-    const claim = (r: IdempotencyRecord) => x.write((d, t) => claimKey(d, t, r));
+    const claims = new KeyClaims(x);
+    const claim = (r: IdempotencyRecord) => x.write((d) => claims.claim(d, r));
     return { db, x, claim, store: new IdempotencyStore(x, perWorkspace) };
   }
   const keys = (db: DirectoryDb) => (db.$client.query("SELECT workspace_id || '/' || key AS k FROM idempotency_records ORDER BY created_at, key").all() as { k: string }[]).map((r) => r.k);

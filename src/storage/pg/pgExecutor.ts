@@ -1,5 +1,5 @@
 import * as pgSchema from "../../../db/schema.pg.ts";
-import { awaitToEnd, type Db, type Executor, type OpBuilder, type Runnable, type Step, type Tables } from "../executor.ts";
+import { awaitToEnd, type Bound, type Db, type Executor, type OpBuilder, type Prepared, type Runnable, type Step, type Tables } from "../executor.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
 /**
@@ -49,6 +49,19 @@ export class PgExecutor implements Executor {
 
   row<Q extends Runnable>(build: (db: Db, t: Tables) => Q): Promise<ReturnType<Q["get"]>> {
     return execute({ kind: "row", query: build(asDb(this.pg), tables) }) as Promise<ReturnType<Q["get"]>>;
+  }
+
+  /**
+   * Built anew at each use on the `db` it is bound with (the operation's transaction, or the
+   * pool), and run with the values by drizzle's execute: a promise, as `execute` above awaits.
+   */
+  prepare<Q extends Runnable>(build: (db: Db, t: Tables) => Q): Prepared<Q> {
+    return {
+      bind: (db, values) => {
+        const query = build(db, tables) as unknown as { execute(values: Record<string, unknown>): Promise<unknown> };
+        return { then: (resolve, reject) => query.execute(values).then(resolve, reject) } as PromiseLike<unknown> as unknown as Bound<Q>;
+      },
+    };
   }
 
   forUpdate<Q extends Runnable>(query: Q, options?: { skipLocked: true }): Q {

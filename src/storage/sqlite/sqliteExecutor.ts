@@ -1,7 +1,14 @@
 import * as schema from "../../../db/schema.ts";
-import { runToEnd, type Db, type Executor, type OpBuilder, type Runnable, type Step, type Tables } from "../executor.ts";
+import { runToEnd, type Bound, type Db, type Executor, type OpBuilder, type Prepared, type Runnable, type Step, type Tables } from "../executor.ts";
 import type { DirectoryDb } from "./database.ts";
 import { GroupCommit } from "./groupCommit.ts";
+
+/** drizzle's prepared SQLite query: each call takes the placeholders' values. */
+interface PreparedQuery {
+  all(values: Record<string, unknown>): unknown;
+  get(values: Record<string, unknown>): unknown;
+  run(values: Record<string, unknown>): unknown;
+}
 
 /** The one executor of each connection (stores made on the same connection share it, and its group commit). */
 const byConnection = new WeakMap<DirectoryDb, SqliteExecutor>();
@@ -51,6 +58,22 @@ export class SqliteExecutor implements Executor {
 
   row<Q extends Runnable>(build: (db: Db, t: Tables) => Q): ReturnType<Q["get"]> {
     return build(this.db, schema).get() as ReturnType<Q["get"]>;
+  }
+
+  /**
+   * Prepared once on this connection; `bind` ignores the `db` it is given, which with SQLite is
+   * always this connection (a group-commit write runs on it between its BEGIN and COMMIT).
+   */
+  prepare<Q extends Runnable>(build: (db: Db, t: Tables) => Q): Prepared<Q> {
+    // drizzle's SQLite builders all have prepare(); a Runnable does not say so.
+    const prepared = (build(this.db, schema) as unknown as { prepare(): PreparedQuery }).prepare();
+    return {
+      bind: (_db, values) => ({
+        all: () => prepared.all(values),
+        get: () => prepared.get(values),
+        run: () => prepared.run(values),
+      }) as Bound<Q>,
+    };
   }
 
   /** Unchanged: a write already holds the database's lock (BEGIN IMMEDIATE), and SQLite has no FOR UPDATE. */

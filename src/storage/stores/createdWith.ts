@@ -1,6 +1,7 @@
 import { run, type Db, type Op, type Runnable, type Tables } from "../executor.ts";
-import { claimKey, type IdempotencyRecord } from "./idempotencyStore.ts";
-import type { OutboxEvent, WebhookOutbox } from "./webhookOutbox.ts";
+import { KeyClaims, type IdempotencyRecord } from "./idempotencyStore.ts";
+import { WebhookOutbox, type OutboxEvent } from "./webhookOutbox.ts";
+import type { Executor } from "../executor.ts";
 
 /**
  * What a creating write (a lead, a quote) carries in its own transaction besides its row: the
@@ -22,12 +23,23 @@ export interface CreatedOutcome {
   deliveries: number;
 }
 
-/** The row, written only if the key is claimed, then its event for the endpoints that want it. */
-export function* writeCreated(db: Db, t: Tables, insert: Runnable, outbox: WebhookOutbox, { record, event }: CreatedWith): Op<CreatedOutcome> {
-  if (record) {
-    const held = yield* claimKey(db, t, record);
-    if (held) return { held, deliveries: 0 };
+/** How a store of created things (LeadStore, QuoteStore) writes one with what it carries. */
+export class CreatedWriter {
+  readonly outbox: WebhookOutbox;
+  private readonly claims: KeyClaims;
+
+  constructor(x: Executor) {
+    this.outbox = new WebhookOutbox(x);
+    this.claims = new KeyClaims(x);
   }
-  yield* run(insert);
-  return { deliveries: event ? yield* outbox.write(db, t, event) : 0 };
+
+  /** The row, written only if the key is claimed, then its event for the endpoints that want it. */
+  *write(db: Db, t: Tables, insert: Runnable, { record, event }: CreatedWith): Op<CreatedOutcome> {
+    if (record) {
+      const held = yield* this.claims.claim(db, record);
+      if (held) return { held, deliveries: 0 };
+    }
+    yield* run(insert);
+    return { deliveries: event ? yield* this.outbox.write(db, t, event) : 0 };
+  }
 }

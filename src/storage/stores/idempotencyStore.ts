@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, lte } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { idempotencyRecords } from "../../../db/schema.ts";
 import { row, rows, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 
@@ -15,41 +15,59 @@ export const IDEMPOTENCY_PURGE_BATCH = 1_000;
 export type IdempotencyRecord = typeof idempotencyRecords.$inferSelect;
 
 /**
- * Claims the record's key inside the write that creates what the request asked for: `yield*`
- * it first, and write the resource only when it answers undefined. Otherwise the key is held by
- * a live record (another request with the same key, committed first, or in PostgreSQL, waited
+ * Claims a request's key inside the write that creates what the request asked for: `yield*`
+ * `claim` first, and write the resource only when it answers undefined. Otherwise the key is held
+ * by a live record (another request with the same key, committed first, or in PostgreSQL, waited
  * for at the unique key until it committed) and that record is returned: the caller writes
- * nothing and answers from it. A record past the window is taken over in place.
+ * nothing and answers from it. A record past the window is taken over in place (SET from
+ * `excluded`, the row that was refused: the same in both dialects). Both statements
+ * are prepared (Executor.prepare): every keyed lead, quote and key creation runs them.
  */
-export function* claimKey(db: Db, { idempotencyRecords: r }: Tables, record: IdempotencyRecord): Op<IdempotencyRecord | undefined> {
-  const { fingerprint, answer, createdAt } = record;
-  const claimed = yield* rows(
-    db
-      .insert(r)
-      .values(record)
-      .onConflictDoUpdate({ target: [r.workspaceId, r.key], set: { fingerprint, answer, createdAt }, setWhere: lte(r.createdAt, createdAt - IDEMPOTENCY_WINDOW_MS) })
-      .returning({ key: r.key }),
-  );
-  if (claimed.length > 0) return undefined;
-  return yield* row(db.select().from(r).where(and(eq(r.workspaceId, record.workspaceId), eq(r.key, record.key))));
+export class KeyClaims {
+  private readonly take;
+  private readonly holder;
+
+  constructor(x: Executor) {
+    const p = (name: keyof IdempotencyRecord | "staleBefore") => sql.placeholder(name);
+    this.take = x.prepare((db, { idempotencyRecords: r }) =>
+      db
+        .insert(r)
+        .values({ workspaceId: p("workspaceId"), key: p("key"), fingerprint: p("fingerprint"), answer: p("answer"), createdAt: p("createdAt") })
+        .onConflictDoUpdate({ target: [r.workspaceId, r.key], set: { fingerprint: sql`excluded.fingerprint`, answer: sql`excluded.answer`, createdAt: sql`excluded.created_at` }, setWhere: lte(r.createdAt, p("staleBefore")) })
+        .returning({ key: r.key }),
+    );
+    this.holder = x.prepare((db, { idempotencyRecords: r }) => db.select().from(r).where(and(eq(r.workspaceId, p("workspaceId")), eq(r.key, p("key")))));
+  }
+
+  *claim(db: Db, record: IdempotencyRecord): Op<IdempotencyRecord | undefined> {
+    const claimed = yield* rows(this.take.bind(db, { ...record, staleBefore: record.createdAt - IDEMPOTENCY_WINDOW_MS }));
+    if (claimed.length > 0) return undefined;
+    return yield* row(this.holder.bind(db, { workspaceId: record.workspaceId, key: record.key }));
+  }
 }
 
 /**
  * The first answers of a workspace's idempotency keys (the manual's idempotency page), over
  * either dialect. They are written by the stores of what they answer for (leads, quotes, keys),
- * through claimKey, in the same transaction; this store reads and purges them.
+ * through KeyClaims, in the same transaction; this store reads and purges them.
  */
 export class IdempotencyStore {
+  /** A live record by its key: asked before every keyed write, so prepared (Executor.prepare). */
+  private readonly live;
+
   constructor(
     private readonly x: Executor,
     /** Records a workspace keeps at most (a test makes it small). */
     private readonly perWorkspace = IDEMPOTENCY_RECORDS_PER_WORKSPACE,
-  ) {}
+  ) {
+    this.live = x.prepare((db, { idempotencyRecords: r }) =>
+      db.select().from(r).where(and(eq(r.workspaceId, sql.placeholder("workspaceId")), eq(r.key, sql.placeholder("key")), gt(r.createdAt, sql.placeholder("after")))),
+    );
+  }
 
   /** The key's record in the workspace while it is live (younger than the window), else undefined. */
   find(workspaceId: string, key: string, now: number): Awaitable<IdempotencyRecord | undefined> {
-    const { idempotencyRecords: r } = this.x.t;
-    return this.x.row((db) => db.select().from(r).where(and(eq(r.workspaceId, workspaceId), eq(r.key, key), gt(r.createdAt, now - IDEMPOTENCY_WINDOW_MS))));
+    return this.x.row((db) => this.live.bind(db, { workspaceId, key, after: now - IDEMPOTENCY_WINDOW_MS }));
   }
 
   /** Deletes one batch of records past the window, oldest first; the number deleted (a full batch: call again). */

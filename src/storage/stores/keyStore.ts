@@ -4,7 +4,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/apiKeyForm
 import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../../auth/keyVocabulary.ts";
 import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
-import { claimKey, type IdempotencyRecord } from "./idempotencyStore.ts";
+import { KeyClaims, type IdempotencyRecord } from "./idempotencyStore.ts";
 import { MetaCounter } from "../sqlite/metaCounter.ts";
 import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 import type { StorageHealth } from "../sqlite/storageHealth.ts";
@@ -194,6 +194,8 @@ export class KeyStore {
   private readonly lookUp: (hash: string) => Awaitable<StoredKey | undefined>;
   /** When this process last wrote each key's lastUsedAt: the read path skips the UPDATE in between. */
   private readonly lastUseWritten = new Map<string, number>();
+  /** Claims an idempotency key in a key creation's write (createBounded). */
+  private readonly claims: KeyClaims;
 
   /** Over SQLite: keys_version and the cache miss's lookup are SQLite's own (sqliteHotPath). */
   constructor(x: SqliteExecutor, storage?: Bookkeeping);
@@ -204,6 +206,7 @@ export class KeyStore {
     private readonly storage?: Bookkeeping,
     version?: KeysVersion,
   ) {
+    this.claims = new KeyClaims(x);
     if (x instanceof SqliteExecutor) {
       const sqlite = sqliteHotPath(x);
       this.version = version ?? sqlite.version;
@@ -250,10 +253,10 @@ export class KeyStore {
     input: Omit<NewKey, "workspace">,
     now: number,
     maxLive: number,
-    /** With an idempotency key: its record, answering this key; the key is made only if the record claims it (see claimKey). */
+    /** With an idempotency key: its record, answering this key; the key is made only if the record claims it (see KeyClaims). */
     recordOf?: (created: CreatedKey) => IdempotencyRecord,
   ): Promise<CreatedKey | KeyWriteRefusal | { held: IdempotencyRecord }> {
-    const x = this.x;
+    const { x, claims } = this;
     const made = await x.write(function* (db, t): Op<CreatedKey | KeyWriteRefusal | { held: IdempotencyRecord }> {
       yield* lockWorkspace(x, db, t, workspace.id);
       // The limit before the claim: a refusal must leave no record behind (it would answer a key never made).
@@ -261,7 +264,7 @@ export class KeyStore {
       if (live >= maxLive) return { refused: "workspace-full", live };
       const fresh = newKey(workspace, input, now);
       const created = { key: fresh.key, record: listingOf(fresh.record, workspace) };
-      const held = recordOf ? yield* claimKey(db, t, recordOf(created)) : undefined;
+      const held = recordOf ? yield* claims.claim(db, recordOf(created)) : undefined;
       if (held) return { held };
       yield* run(db.insert(t.apiKeys).values(fresh.record));
       return created;

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, sql, type Column, type SQL } from "drizzle-orm";
 import type { leadEvents, leads } from "../../../db/schema.ts";
 import { foldText } from "../../domain/text.ts";
-import { row, rows, run, type Awaitable, type Executor, type Tables } from "../executor.ts";
+import { placeholders, row, rows, run, type Awaitable, type Executor, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
-import { writeCreated, type CreatedOutcome, type CreatedWith } from "./createdWith.ts";
-import { WebhookOutbox, type OutboxEvent } from "./webhookOutbox.ts";
+import { CreatedWriter, type CreatedOutcome, type CreatedWith } from "./createdWith.ts";
+import type { OutboxEvent } from "./webhookOutbox.ts";
 
 /** Leads a search looks through at most (the newest), so a search costs a bounded scan. */
 export const SEARCH_SCAN_LIMIT = 50_000;
@@ -96,13 +96,17 @@ export class LeadStore {
   private readonly columns;
   private readonly order: SQL<number>;
   private readonly newestFirst: SQL[];
-  private readonly outbox: WebhookOutbox;
+  private readonly created: CreatedWriter;
+  /** Every lead POST runs it: prepared (Executor.prepare). */
+  private readonly insertLead;
 
   constructor(private readonly x: Executor) {
-    this.outbox = new WebhookOutbox(x);
+    this.created = new CreatedWriter(x);
     this.columns = leadColumns(x.t.leads);
     this.order = insertionOrder(x);
     this.newestFirst = [desc(x.t.leads.createdAt), desc(this.order)];
+    const values = placeholders(Object.keys(this.columns) as (keyof StoredLead)[]);
+    this.insertLead = x.prepare((db, { leads }) => db.insert(leads).values(values));
   }
 
   /**
@@ -113,11 +117,10 @@ export class LeadStore {
    */
   async insert(lead: StoredLead, carried: CreatedWith = {}): Promise<CreatedOutcome> {
     if (!carried.record && !carried.event) {
-      await this.x.apply((db, { leads }) => db.insert(leads).values(lead));
+      await this.x.apply((db) => this.insertLead.bind(db, lead));
       return { deliveries: 0 };
     }
-    const outbox = this.outbox;
-    return this.x.write((db, t) => writeCreated(db, t, db.insert(t.leads).values(lead), outbox, carried));
+    return this.x.write((db, t) => this.created.write(db, t, this.insertLead.bind(db, lead), carried));
   }
 
   list(workspaceId: string, page: number, limit: number): Awaitable<LeadPage> {
@@ -177,7 +180,7 @@ export class LeadStore {
    * A status change's webhook event (`changed`) is written in the same transaction.
    */
   async appendEvent(event: Omit<StoredLeadEvent, "id">, changed?: OutboxEvent): Promise<number> {
-    const outbox = this.outbox;
+    const { outbox } = this.created;
     return this.x.write(function* (db, t) {
       const { leads, leadEvents } = t;
       // The status first: with PostgreSQL its UPDATE takes the lead's row lock, so two changes at

@@ -7,7 +7,7 @@ import { row, run, type Awaitable, type Executor } from "../executor.ts";
 import { GroupCommit } from "../sqlite/groupCommit.ts";
 import { SqliteExecutor } from "../sqlite/sqliteExecutor.ts";
 import { storable } from "../storableText.ts";
-import { writeCreated, type CreatedOutcome, type CreatedWith } from "./createdWith.ts";
+import { CreatedWriter, type CreatedOutcome, type CreatedWith } from "./createdWith.ts";
 import { WebhookOutbox, type OutboxEvent } from "./webhookOutbox.ts";
 
 export interface StoredQuote {
@@ -33,11 +33,11 @@ export interface StoredQuote {
 export class QuoteStore {
   /** SQLite's prepared statements, or undefined with PostgreSQL (the executor's queries, below). */
   private readonly sqlite: SqliteQuoteStatements | undefined;
-  private readonly outbox: WebhookOutbox;
+  private readonly created: CreatedWriter;
 
   constructor(private readonly x: Executor) {
-    this.outbox = new WebhookOutbox(x);
-    this.sqlite = x instanceof SqliteExecutor ? new SqliteQuoteStatements(x, this.outbox) : undefined;
+    this.created = new CreatedWriter(x);
+    this.sqlite = x instanceof SqliteExecutor ? new SqliteQuoteStatements(x, this.created.outbox) : undefined;
   }
 
   /**
@@ -55,8 +55,7 @@ export class QuoteStore {
       await this.x.apply((db, { quotes }) => db.insert(quotes).values({ ...quote, offers }));
       return { deliveries: 0 };
     }
-    const outbox = this.outbox;
-    return this.x.write((db, t) => writeCreated(db, t, db.insert(t.quotes).values({ ...quote, offers }), outbox, carried));
+    return this.x.write((db, t) => this.created.write(db, t, db.insert(t.quotes).values({ ...quote, offers }), carried));
   }
 
   /** The workspace's quote with that id; undefined for an unknown id or another workspace's. */

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lt, lte, min, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, min, sql } from "drizzle-orm";
 import type { webhookDeliveries, webhookEndpoints } from "../../../db/schema.ts";
 import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
@@ -63,7 +63,12 @@ export const WEBHOOK_PURGE_BATCH = 500;
  * deliverer's claim and record are the only operations across workspaces.
  */
 export class WebhookStore {
-  constructor(private readonly x: Executor) {}
+  /** The deliverer's statements that run for every delivery, prepared (Executor.prepare). */
+  private readonly hot;
+
+  constructor(private readonly x: Executor) {
+    this.hot = deliveryStatements(x);
+  }
 
   /** Registers the endpoint unless the workspace has `max` already (under its lock, so two at once cannot pass it). */
   async create(endpoint: StoredEndpoint, max: number): Promise<StoredEndpoint | "limit"> {
@@ -183,12 +188,7 @@ export class WebhookStore {
 
   /** When the next pending delivery to an enabled endpoint is due, or undefined: a read, so an idle deliverer writes nothing. */
   async nextDueAt(): Promise<number | undefined> {
-    const found = await this.x.row((db, { webhookDeliveries: d, webhookEndpoints: e }) =>
-      db
-        .select({ at: min(d.nextAttemptAt) })
-        .from(d)
-        .where(and(eq(d.status, "pending"), inArray(d.endpointId, db.select({ id: e.id }).from(e).where(isNull(e.disabledAt))))),
-    );
+    const found = await this.x.row((db) => this.hot.nextDue.bind(db, {}));
     return found?.at == null ? undefined : Number(found.at);
   }
 
@@ -199,15 +199,9 @@ export class WebhookStore {
    * (the instance died) is due again at `leaseUntil`: at least once, never lost.
    */
   async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
-    const x = this.x;
-    const claimed = await x.write(function* (db, { webhookDeliveries: d, webhookEndpoints: e, webhookEvents: ev }) {
-      const enabled = db.select({ id: e.id }).from(e).where(isNull(e.disabledAt));
-      const due = yield* rows(
-        x.forUpdate(
-          db.select({ id: d.id }).from(d).where(and(eq(d.status, "pending"), lte(d.nextAttemptAt, now), inArray(d.endpointId, enabled))).orderBy(asc(d.nextAttemptAt)).limit(limit),
-          { skipLocked: true },
-        ),
-      );
+    const { due: dueNow } = this.hot;
+    const claimed = await this.x.write(function* (db, { webhookDeliveries: d, webhookEndpoints: e, webhookEvents: ev }) {
+      const due = yield* rows(dueNow.bind(db, { now, limit }));
       if (due.length === 0) return [];
       const ids = due.map((r) => r.id);
       yield* run(db.update(d).set({ nextAttemptAt: leaseUntil, attempts: sql`${d.attempts} + 1` }).where(inArray(d.id, ids)));
@@ -245,25 +239,12 @@ export class WebhookStore {
    * success; a 410, or a failure ending a run as long as the give-up window, disables it).
    */
   async record(a: AttemptRecord): Promise<void> {
-    await this.x.write(function* (db, { webhookDeliveries: d, webhookEndpoints: e }) {
+    const { attempted, recovered } = this.hot;
+    await this.x.write(function* (db, { webhookEndpoints: e }) {
       const status = a.outcome === "delivered" ? "delivered" : a.outcome === "retry" ? "pending" : "failed";
-      yield* run(
-        db
-          .update(d)
-          .set({
-            status,
-            lastAttemptAt: a.at,
-            latencyMs: a.latencyMs,
-            responseStatus: a.responseStatus,
-            error: a.error,
-            responseBody: a.responseBody,
-            nextAttemptAt: a.nextAttemptAt,
-            deliveredAt: a.outcome === "delivered" ? a.at : null,
-          })
-          .where(eq(d.id, a.deliveryId)),
-      );
+      yield* run(attempted.bind(db, { ...a, status, deliveredAt: a.outcome === "delivered" ? a.at : null }));
       if (a.outcome === "delivered") {
-        yield* run(db.update(e).set({ failingSince: null }).where(eq(e.id, a.endpointId)));
+        yield* run(recovered.bind(db, { endpointId: a.endpointId }));
         return;
       }
       if (a.outcome === "gone") {
@@ -279,6 +260,46 @@ export class WebhookStore {
       );
     });
   }
+}
+
+/**
+ * The deliverer's statements that every delivery runs (a look for due work, the claim's
+ * choice of rows, the record of a success), prepared once: built by drizzle at each use they
+ * were most of a webhook's cost (issue 28's bench, scenario 15, profiled). The rest (the claim's
+ * update and read of the rows chosen, which vary in number; a failure's record) is built as usual.
+ */
+function deliveryStatements(x: Executor) {
+  const p = sql.placeholder;
+  const enabled = (db: Db, e: Tables["webhookEndpoints"]) => db.select({ id: e.id }).from(e).where(isNull(e.disabledAt));
+  return {
+    nextDue: x.prepare((db, { webhookDeliveries: d, webhookEndpoints: e }) =>
+      db.select({ at: min(d.nextAttemptAt) }).from(d).where(and(eq(d.status, "pending"), inArray(d.endpointId, enabled(db, e)))),
+    ),
+    // PostgreSQL skips the rows another instance is claiming (SKIP LOCKED); SQLite's write holds the lock anyway.
+    due: x.prepare((db, { webhookDeliveries: d, webhookEndpoints: e }) =>
+      x.forUpdate(
+        db.select({ id: d.id }).from(d).where(and(eq(d.status, "pending"), lte(d.nextAttemptAt, p("now")), inArray(d.endpointId, enabled(db, e)))).orderBy(asc(d.nextAttemptAt)).limit(p("limit")),
+        { skipLocked: true },
+      ),
+    ),
+    attempted: x.prepare((db, { webhookDeliveries: d }) =>
+      db
+        .update(d)
+        .set({
+          status: sql`${p("status")}`,
+          lastAttemptAt: sql`${p("at")}`,
+          latencyMs: sql`${p("latencyMs")}`,
+          responseStatus: sql`${p("responseStatus")}`,
+          error: sql`${p("error")}`,
+          responseBody: sql`${p("responseBody")}`,
+          nextAttemptAt: sql`${p("nextAttemptAt")}`,
+          deliveredAt: sql`${p("deliveredAt")}`,
+        })
+        .where(eq(d.id, p("deliveryId"))),
+    ),
+    // A success ends the endpoint's run of failures (no write when there was none).
+    recovered: x.prepare((db, { webhookEndpoints: e }) => db.update(e).set({ failingSince: null }).where(and(eq(e.id, p("endpointId")), isNotNull(e.failingSince)))),
+  };
 }
 
 /** Of these events, deletes those no delivery refers to any more. */
