@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REVIEW_STATES } from "../../domain/directoryStates.ts";
 import { pageInput, paginate, pagedSchema, wholeNumberParam } from "../../schemas/pagination.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { brokerOrThrow, directoryReviewSchema, toDirectoryReview } from "./directoryViews.ts";
@@ -8,8 +9,6 @@ import { brokerOrThrow, directoryReviewSchema, toDirectoryReview } from "./direc
  * in every state, each with its broker's rating as it now stands, so hiding one shows its effect
  * at once. The console's Reviews page reads it; the write API's other readers are per broker.
  */
-
-export const REVIEW_STATES = ["published", "hidden"] as const;
 
 export const reviewQueueInput = z.object({
   ...pageInput,
