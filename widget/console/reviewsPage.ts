@@ -58,7 +58,10 @@ export class BdReviewsPage extends ConsoleElement {
     const review = this.reviews?.find((r) => r.id === id);
     if (!review) return;
     const { broker } = review;
-    this.announce(this.t(hidden ? "rev.hiddenDone" : "rev.restoredDone", { broker: broker.name, rating: broker.averageRating.toFixed(1), count: broker.reviewCount }));
+    this.announce(this.t(hidden ? "rev.hiddenDone" : "rev.restoredDone", { broker: broker.name, rating: broker.averageRating.toFixed(2), count: broker.reviewCount }));
+    // The button pressed was replaced (Hide by Restore, or back): keyboard focus goes to its successor.
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(`article[aria-labelledby="r-${id}"] .actions button`)?.focus();
   }
 
   private async restore(review: QueuedReviewView): Promise<void> {
@@ -136,7 +139,7 @@ export class BdReviewsPage extends ConsoleElement {
       <blockquote>${review.content}</blockquote>
       <p class="muted">${t("rev.author", { name: review.authorName, when: formatWhen(this.lang, review.createdAt, "") })}</p>
       <p>${this.link(`/console/directory/${encodeURIComponent(broker.id)}`, broker.name)} ·
-        <span class="rating">${t("rev.brokerRating", { name: broker.name, rating: broker.averageRating.toFixed(1), count: broker.reviewCount })}</span></p>
+        <span class="rating">${t("rev.brokerRating", { name: broker.name, rating: broker.averageRating.toFixed(2), count: broker.reviewCount })}</span></p>
       ${hidden && why ? html`<p class="error">${t("rev.hiddenWhy", { reason: why })}</p>` : nothing}
       <div class="actions">
         ${hidden
