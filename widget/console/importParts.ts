@@ -1,4 +1,5 @@
-import type { ImportFileResult } from "../../src/router/directory/directoryImportFile.ts";
+import type { z } from "zod";
+import type { ImportFileResult, importFileInput } from "../../src/router/directory/directoryImportFile.ts";
 
 /**
  * Sends an import file to directory.importFile in parts: a request body holds 64 KiB at most,
@@ -11,22 +12,11 @@ import type { ImportFileResult } from "../../src/router/directory/directoryImpor
 /** Room for a part's text inside a 64 KiB body, with its JSON escapes and the other fields. */
 export const PART_BYTES = 56 * 1024;
 
-export interface ImportFileRequest {
-  kind: "brokers" | "reviews";
-  text: string;
-  name: string;
-  startLine: number;
-  final: boolean;
-  dryRun: boolean;
-}
+/** One request of the upload: directory.importFile's input, every field the sender sets. */
+export type ImportFileRequest = Required<Pick<z.input<typeof importFileInput>, "kind" | "text" | "name" | "startLine" | "final" | "dryRun">>;
 
-export interface ImportTotals {
-  created: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  errors: ImportFileResult["errors"];
-}
+/** The whole file's report: the parts' counts added up, their errors in file order. */
+export type ImportTotals = ImportFileResult["summary"] & Pick<ImportFileResult, "errors">;
 
 const encoder = new TextEncoder();
 /** A line's bytes once in a JSON string (quotes and backslashes escaped), plus its line break. */
