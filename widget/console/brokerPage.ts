@@ -1,4 +1,4 @@
-import { html, nothing, type PropertyDeclarations } from "lit";
+import { html, type PropertyDeclarations } from "lit";
 import type { DirectoryBroker } from "../../src/router/directory/directoryViews.ts";
 import type { BrokerSavedEvent } from "./brokerForm.ts";
 import { ConsoleElement, defineOnce } from "./consoleElement.ts";
@@ -61,8 +61,7 @@ export class BdBrokerPage extends ConsoleElement {
       </div>
       <bd-broker-form .api=${this.api} lang=${this.lang} .broker=${b}></bd-broker-form>
       <bd-broker-history .api=${this.api} lang=${this.lang} broker-id=${b.id} .version=${this.version}></bd-broker-history>
-      <bd-publish-dialog .api=${this.api} lang=${this.lang}></bd-publish-dialog>
-      ${nothing}`;
+      <bd-publish-dialog .api=${this.api} lang=${this.lang}></bd-publish-dialog>`;
   }
 }
 
