@@ -20,6 +20,8 @@ import { listReviews } from "./reviews/listReviews.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 import { createDirectoryBroker, getDirectoryBroker, listDirectoryBrokers, publishDirectoryBroker, unpublishDirectoryBroker, updateDirectoryBroker } from "./directory/directoryBrokers.ts";
 import { importDirectory } from "./directory/directoryImport.ts";
+import { importDirectoryFile } from "./directory/directoryImportFile.ts";
+import { directoryReviewQueue } from "./directory/directoryReviewQueue.ts";
 import { addDirectoryReview, directoryBrokerHistory, hideDirectoryReview, listDirectoryReviews, restoreDirectoryReview } from "./directory/directoryReviews.ts";
 import { createWebhook } from "./webhooks/createWebhook.ts";
 import { deleteWebhook, updateWebhook } from "./webhooks/changeWebhook.ts";
@@ -89,6 +91,9 @@ export const appRouter = router({
     hideReview: hideDirectoryReview,
     restoreReview: restoreDirectoryReview,
     import: importDirectory,
+    // Issue 27 section 4: what the console's Reviews and Import pages read and send.
+    reviewQueue: directoryReviewQueue,
+    importFile: importDirectoryFile,
   }),
 });
 

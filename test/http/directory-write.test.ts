@@ -94,7 +94,7 @@ describe("scope directory:write", () => {
 
   test("every directory route refuses a partner's key (every default scope) with 403 scope_missing", async () => {
     const routes = restRoutes.filter((r) => r.path.startsWith("/api/v1/directory/"));
-    expect(routes.length).toBe(12);
+    expect(routes.length).toBe(14);
     for (const route of routes) {
       const path = route.path.replace(":id", "1").replace(":reviewId", "1");
       const res = await send(route.method, path, route.method === "GET" ? undefined : {}, partner);

@@ -6,6 +6,8 @@ export interface Session {
   workspace: { id: string; name: string };
   csrfToken: string;
   endsAt: string;
+  /** The workspace holds a live directory:write key (the operator's CLI gave it one): the Directory, Reviews and Import pages. */
+  editsDirectory: boolean;
 }
 
 /**

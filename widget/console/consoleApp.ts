@@ -8,9 +8,25 @@ import "./leadsPage.ts";
 import "./leadPage.ts";
 import "./usagePage.ts";
 import "./webhooksPage.ts";
+import "./directoryPage.ts";
+import "./brokerPage.ts";
+import "./reviewsPage.ts";
+import "./importPage.ts";
 
 type Theme = "light" | "dark" | "auto";
-type Route = { page: "keys" } | { page: "leads" } | { page: "lead"; id: string } | { page: "usage" } | { page: "webhooks" };
+type Route =
+  | { page: "keys" }
+  | { page: "leads" }
+  | { page: "lead"; id: string }
+  | { page: "usage" }
+  | { page: "webhooks" }
+  | { page: "directory" }
+  | { page: "broker"; id: string }
+  | { page: "reviews" }
+  | { page: "import" };
+
+/** The operator's pages: shown only to a workspace whose session edits the directory (its API refuses the others too). */
+const OPERATOR_PAGES: ReadonlySet<Route["page"]> = new Set(["directory", "broker", "reviews", "import"]);
 
 const STORED_LANG = "bd-console-lang";
 const STORED_THEME = "bd-console-theme";
@@ -21,6 +37,11 @@ export function routeOf(pathname: string): Route {
   if (pathname.startsWith("/console/leads")) return { page: "leads" };
   if (pathname.startsWith("/console/usage")) return { page: "usage" };
   if (pathname.startsWith("/console/webhooks")) return { page: "webhooks" };
+  const broker = /^\/console\/directory\/([^/]+)\/?$/.exec(pathname);
+  if (broker) return { page: "broker", id: decodeURIComponent(broker[1]!) };
+  if (pathname.startsWith("/console/directory")) return { page: "directory" };
+  if (pathname.startsWith("/console/reviews")) return { page: "reviews" };
+  if (pathname.startsWith("/console/import")) return { page: "import" };
   return { page: "keys" };
 }
 
@@ -44,7 +65,7 @@ export class BdConsole extends LitElement {
     css`
       header { display: flex; flex-wrap: wrap; gap: 0.75rem 1.5rem; align-items: center; padding: 0.75rem 1.25rem; background: var(--_bg); border-bottom: 1px solid var(--_border); }
       header .brand { font-weight: 700; margin: 0; font-size: 1.1rem; }
-      nav ul { display: flex; gap: 0.25rem; list-style: none; margin: 0; padding: 0; }
+      nav ul { display: flex; flex-wrap: wrap; gap: 0.25rem; list-style: none; margin: 0; padding: 0; }
       nav a { display: inline-block; padding: 0.4rem 0.75rem; border-radius: 8px; text-decoration: none; font-weight: 600; }
       nav a[aria-current="page"] { background: var(--_accent); color: var(--_accentFg); }
       .tools { display: flex; gap: 0.75rem; align-items: center; margin-inline-start: auto; flex-wrap: wrap; }
@@ -141,7 +162,7 @@ export class BdConsole extends LitElement {
     if (this.failed) return html`${live}<main><div class="notice problem" role="alert"><p>${t("signedOut")}</p></div></main>`;
     if (!this.session || !this.api) return html`${live}<main><p>${t("loading")}</p></main>`;
     const navItem = (path: string, page: Route["page"], label: string) => {
-      const current = this.route.page === page || (page === "leads" && this.route.page === "lead");
+      const current = this.route.page === page || (page === "leads" && this.route.page === "lead") || (page === "directory" && this.route.page === "broker");
       return html`<li><a href=${path} aria-current=${current ? "page" : nothing} @click=${(e: MouseEvent) => {
         e.preventDefault();
         this.go(path);
@@ -154,6 +175,10 @@ export class BdConsole extends LitElement {
           <ul>
             ${navItem("/console/keys", "keys", t("nav.keys"))} ${navItem("/console/leads", "leads", t("nav.leads"))}
             ${navItem("/console/usage", "usage", t("nav.usage"))} ${navItem("/console/webhooks", "webhooks", t("nav.webhooks"))}
+            ${this.session.editsDirectory
+              ? html`${navItem("/console/directory", "directory", t("nav.directory"))} ${navItem("/console/reviews", "reviews", t("nav.reviews"))}
+                ${navItem("/console/import", "import", t("nav.import"))}`
+              : nothing}
           </ul>
         </nav>
         <div class="tools">
@@ -176,6 +201,7 @@ export class BdConsole extends LitElement {
 
   private renderPage() {
     const { api, language: lang } = this;
+    if (OPERATOR_PAGES.has(this.route.page) && !this.session?.editsDirectory) return html`<div class="notice problem" role="alert"><p>${this.t("notOperator")}</p></div>`;
     switch (this.route.page) {
       case "keys":
         return html`<bd-keys-page .api=${api} lang=${lang}></bd-keys-page>`;
@@ -187,6 +213,14 @@ export class BdConsole extends LitElement {
         return html`<bd-usage-page .api=${api} lang=${lang}></bd-usage-page>`;
       case "webhooks":
         return html`<bd-webhooks-page .api=${api} lang=${lang}></bd-webhooks-page>`;
+      case "directory":
+        return html`<bd-directory-page .api=${api} lang=${lang}></bd-directory-page>`;
+      case "broker":
+        return html`<bd-broker-page .api=${api} lang=${lang} broker-id=${this.route.id}></bd-broker-page>`;
+      case "reviews":
+        return html`<bd-reviews-page .api=${api} lang=${lang}></bd-reviews-page>`;
+      case "import":
+        return html`<bd-import-page .api=${api} lang=${lang}></bd-import-page>`;
     }
   }
 }

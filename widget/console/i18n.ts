@@ -1,4 +1,5 @@
 import { localeOf, toLang, type Lang } from "../i18n.ts";
+import { directoryEn, directoryFr } from "./directoryStrings.ts";
 
 export { localeOf, toLang, type Lang };
 
@@ -187,6 +188,7 @@ const en = {
   "usage.refused": "Refused",
   "usage.requests": "Requests",
   "usage.day": "Day",
+  ...directoryEn,
 };
 
 const fr: Record<keyof typeof en, string> = {
@@ -370,6 +372,7 @@ const fr: Record<keyof typeof en, string> = {
   "usage.refused": "Refusées",
   "usage.requests": "Requêtes",
   "usage.day": "Jour",
+  ...directoryFr,
 };
 
 export type ConsoleKey = keyof typeof en;

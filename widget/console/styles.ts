@@ -69,4 +69,16 @@ export const pageStyles = css`
   dialog { border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg); color: var(--_fg); padding: 1.25rem 1.5rem; max-width: min(36rem, 94vw); width: 100%; }
   dialog::backdrop { background: rgb(0 0 0 / 0.5); }
   .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; margin-top: 1rem; }
+  /* The operator's forms: as many columns as fit, one on a phone (375 px). */
+  .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 15rem), 1fr)); gap: 0 1rem; }
+  .grid input:not([type=checkbox]):not([type=radio]), .grid select { width: 100%; }
+  input[type=checkbox], input[type=radio] { min-height: auto; width: 1.25rem; height: 1.25rem; }
+  .checks { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; }
+  .check, .checks label { display: inline-flex; gap: 0.4rem; align-items: center; min-height: 40px; }
+  .field.check { justify-content: end; }
+  .badge.published { border-color: var(--_accent); color: var(--_accent); }
+  .badge.unpublished, .badge.hidden { border-color: var(--_error); color: var(--_error); }
+  ol.plain { list-style: none; margin: 0; padding: 0; }
+  progress { width: 100%; height: 1.25rem; }
+  blockquote { margin: 0 0 0.5rem; padding-inline-start: 0.75rem; border-inline-start: 3px solid var(--_border); white-space: pre-wrap; overflow-wrap: anywhere; }
 `;

@@ -161,7 +161,15 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
       if (request.method !== "GET") return errorResponse(info, "method_not_allowed", "Use GET.", { ...headers, Allow: "GET" });
       const workspace = await services.keys.workspaceById(session.workspaceId);
       return jsonResponse(
-        { data: { workspace: { id: session.workspaceId, name: workspace?.name ?? "" }, csrfToken: csrfTokenFor(session.secret), endsAt: new Date(session.endsAt).toISOString() } },
+        {
+          data: {
+            workspace: { id: session.workspaceId, name: workspace?.name ?? "" },
+            csrfToken: csrfTokenFor(session.secret),
+            endsAt: new Date(session.endsAt).toISOString(),
+            // Whether the console shows the operator's pages; the directory routes check it again on every call.
+            editsDirectory: await editsTheDirectory(services, session.workspaceId),
+          },
+        },
         200,
         headers,
       );

@@ -48,6 +48,9 @@ export const consoleRoutes: readonly ConsoleRoute[] = [
   { method: "POST", path: "/console/api/directory/reviews/:reviewId/hide", procedure: "directory.hideReview", answer: "json", body: true },
   { method: "POST", path: "/console/api/directory/reviews/:reviewId/restore", procedure: "directory.restoreReview", answer: "json", body: true },
   { method: "POST", path: "/console/api/directory/import", procedure: "directory.import", answer: "json", body: true },
+  // Issue 27 section 4: the Reviews page's queue and the Import page's file upload (in parts).
+  { method: "GET", path: "/console/api/directory/reviews", procedure: "directory.reviewQueue", answer: "json" },
+  { method: "POST", path: "/console/api/directory/import-file", procedure: "directory.importFile", answer: "json", body: true },
 ];
 
 /** The session's own endpoints, beside the procedure routes: they call no procedure. */

@@ -262,6 +262,16 @@ export const restRoutes: readonly RestRoute[] = [
     body: true,
     envelope: "data",
   }),
+  restRoute({ method: "GET", path: "/api/v1/directory/reviews", surface: "rest", procedure: "directory.reviewQueue", summary: "Reviews across the directory in every state, newest first, filtered by state, rating or broker", envelope: "as-is" }),
+  restRoute({
+    method: "POST",
+    path: "/api/v1/directory/import-file",
+    surface: "rest",
+    procedure: "directory.importFile",
+    summary: "Import a CSV or NDJSON file (or one part of it, under the body limit) as the CLI's import reads a file (dryRun: only check it)",
+    body: true,
+    envelope: "data",
+  }),
   restRoute({ method: "POST", path: "/api/v1/directory/reviews/:reviewId/restore", surface: "rest", procedure: "directory.restoreReview", summary: "Publish a hidden review again", body: "optional", envelope: "data" }),
 ];
 

@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { TEAM_SIZES } from "../../domain/teamSize.ts";
+import { BROKER_STATES, HIDE_REASONS, REVIEW_STATES } from "../../domain/directoryStates.ts";
+
+export { BROKER_STATES, HIDE_REASONS };
 import type { Principal } from "../../auth/admitRequest.ts";
 import { locationSchema } from "../../schemas/broker.ts";
 import { CodedError } from "../../schemas/errorCodes.ts";
@@ -15,7 +18,6 @@ import type { BrokerWithOffices, DirectoryWriteStore, ReviewWithModeration, Stor
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const BROKER_STATES = ["published", "unpublished"] as const;
 
 export const directoryBrokerSchema = z.object({
   id: z.string().describe("The broker's id, an opaque string ({id} of these routes; the public reviews endpoint takes it too)"),
@@ -82,13 +84,12 @@ export function toDirectoryBroker({ broker: b, offices }: BrokerWithOffices): Di
   };
 }
 
-export const HIDE_REASONS = ["spam", "abusive", "not a customer", "other"] as const;
 
 export const directoryReviewSchema = z.object({
   id: z.string(),
   brokerId: z.string(),
   externalId: z.string().nullable(),
-  state: z.enum(["published", "hidden"]).describe("hidden: off every public read and out of the broker's rating"),
+  state: z.enum(REVIEW_STATES).describe("hidden: off every public read and out of the broker's rating"),
   rating: z.number().int(),
   title: z.string(),
   content: z.string().describe("The author's text: never edited, only hidden or restored"),

@@ -7,8 +7,13 @@ import { runImport, type ImportKind, type ReportLine } from "./importRun.ts";
 import type { ImportSummary } from "../../importing/importSummary.ts";
 import { BrokerImportStore } from "./brokerImportStore.ts";
 import { appendAudit, DirectoryAuditStore, type AuditEntry, type AuditPage } from "./directoryAuditStore.ts";
-import { highestId, lockDirectory, type RowOutcome } from "./importBatch.ts";
+import { highestId, lockDirectory, type ImportWrite, type RowOutcome } from "./importBatch.ts";
 import type { StoredBroker } from "./importedBroker.ts";
+import { importPart, type ImportPart, type ImportPartResult } from "./importPart.ts";
+import { ReviewQueueStore } from "./reviewQueueStore.ts";
+import { withModeration, type ReviewWithModeration } from "./reviewModeration.ts";
+
+export type { ReviewWithModeration };
 
 export type StoredReview = typeof reviews.$inferSelect;
 export type StoredOfficeRow = typeof brokerLocations.$inferSelect;
@@ -33,8 +38,6 @@ export interface BrokerListFilter {
   limit: number;
 }
 
-/** A review as the write API lists it: with why it is hidden, when it is (its latest hiding on the audit trail). */
-export type ReviewWithModeration = StoredReview & { hidden: { reason: string | null; note: string | null; at: number } | null };
 
 /** What a new review carries (its id and `published` are the directory's). */
 export interface NewReview {
@@ -60,10 +63,13 @@ const likeText = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 export class DirectoryWriteStore {
   private readonly brokerWriter: BrokerImportStore;
   readonly audit: DirectoryAuditStore;
+  /** Reviews across the directory, for the console's moderation queue. */
+  readonly reviewQueue: ReviewQueueStore;
 
   constructor(private readonly x: Executor) {
     this.brokerWriter = new BrokerImportStore(x);
     this.audit = new DirectoryAuditStore(x);
+    this.reviewQueue = new ReviewQueueStore(x);
   }
 
   /** A broker in any state, with its offices (primary first). */
@@ -126,7 +132,7 @@ export class DirectoryWriteStore {
       const total = Number((yield* row(db.select({ n: count() }).from(t.reviews).where(where)))?.n ?? 0);
       if (offset >= total) return { items: [], total };
       const found = yield* rows(db.select().from(t.reviews).where(where).orderBy(desc(t.reviews.createdAt), desc(t.reviews.id)).limit(limit).offset(offset));
-      return { items: yield* withModeration(db, t, brokerId, found), total };
+      return { items: yield* withModeration(db, t, found), total };
     });
   }
 
@@ -134,7 +140,7 @@ export class DirectoryWriteStore {
   listReviewsById(brokerId: number, ids: number[]): Awaitable<{ items: ReviewWithModeration[] }> {
     return this.x.read(function* (db, t) {
       const found = yield* rows(db.select().from(t.reviews).where(and(eq(t.reviews.brokerId, brokerId), inArray(t.reviews.id, ids))));
-      return { items: yield* withModeration(db, t, brokerId, found) };
+      return { items: yield* withModeration(db, t, found) };
     });
   }
 
@@ -195,25 +201,12 @@ export class DirectoryWriteStore {
     return { summary, rows };
   }
 
+  /** Imports one part of a file sent in parts (the console's upload), as `import` reads a file. */
+  importPart(kind: ImportKind, part: ImportPart, how: ImportWrite): Promise<ImportPartResult> {
+    return importPart(this.x, kind, part, how);
+  }
+
   historyOf(brokerId: number, page: number, limit: number): Awaitable<AuditPage> {
     return this.audit.historyOf(brokerId, page, limit);
   }
-}
-
-/** Each review with why it is hidden when it is: its latest `hidden` entry on the audit trail. */
-function* withModeration(db: Db, { directoryAudit }: Tables, brokerId: number, found: StoredReview[]): Op<ReviewWithModeration[]> {
-  const hiddenIds = found.filter((r) => !r.published).map((r) => r.id);
-  const hidings = new Map<number, AuditEntry>();
-  if (hiddenIds.length > 0) {
-    const entries = yield* rows(
-      db.select().from(directoryAudit).where(and(eq(directoryAudit.brokerId, brokerId), inArray(directoryAudit.reviewId, hiddenIds), eq(directoryAudit.action, "hidden"))).orderBy(asc(directoryAudit.id)),
-    );
-    for (const entry of entries) hidings.set(entry.reviewId!, entry);
-  }
-  return found.map((review) => {
-    if (review.published) return { ...review, hidden: null };
-    const hiding = hidings.get(review.id);
-    const said = (name: string) => (typeof hiding?.after?.[name] === "string" ? (hiding.after[name] as string) : null);
-    return { ...review, hidden: { reason: said("reason"), note: said("note"), at: hiding?.at ?? 0 } };
-  });
 }
