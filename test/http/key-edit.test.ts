@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface KeyView { id: string; name: string; kind: string; scopes: string[]; origins: string[] | null; rateLimitPerMinute: number; status: string }
+interface KeyView { id: string; name: string; prefix: string; kind: string; scopes: string[]; origins: string[] | null; rateLimitPerMinute: number; status: string }
 
 const json = (key: string, path: string, method = "GET", body?: unknown, headers: Record<string, string> = {}) =>
   server.request(path, { key, method, headers: { ...headers, ...(body === undefined ? {} : { "Content-Type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -145,5 +145,24 @@ describe("scopes shown truthfully", () => {
     const listed = ((await (await json(manager, "/api/v1/keys")).json()) as { data: KeyView[] }).data.find((k) => k.name === "old widget")!;
     expect(listed.scopes).toEqual(["brokers:read"]);
     expect((await json(old, "/api/v1/embed/brokers?limit=1", "GET", undefined, { Origin: "https://w.example" })).status).toBe(200);
+  });
+});
+
+describe("the console's embed code", () => {
+  test("names the widget's URL and hands a preview key that works on this origin but files no lead", async () => {
+    const session = await signIn(server, "acme");
+    const response = await consoleRequest(server, session, "/console/api/embed-preview");
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: { widgetUrl: string; previewKey: string } };
+    expect(data.widgetUrl).toBe(`${server.url}/widget.js`);
+    expect(data.previewKey).toMatch(/^brk_/);
+    expect((await embedFrom(data.previewKey, server.url)).status).toBe(200);
+    expect((await embedFrom(data.previewKey, "https://elsewhere.example")).status).toBe(403);
+    const lead = await json(data.previewKey, "/api/v1/embed/leads", "POST", { name: "P", email: "p@example.ca", phone: "4165550123", insuranceType: "Auto" }, { Origin: server.url });
+    expect(lead.status).toBe(403);
+    // The preview key lives in a workspace of its own: the partner's key list never shows it.
+    const listed = ((await (await json(manager, "/api/v1/keys")).json()) as { data: KeyView[] }).data;
+    expect(listed.some((k) => data.previewKey.startsWith(k.prefix))).toBe(false);
+    expect((await consoleRequest(server, session, "/console/api/embed-preview")).status).toBe(200);
   });
 });

@@ -55,4 +55,5 @@ export const consoleRoutes: readonly ConsoleRoute[] = [
 export const CONSOLE_SESSION_ROUTES: readonly { method: HttpMethod; path: string; why: string }[] = [
   { method: "GET", path: "/console/api/session", why: "the signed-in workspace and the session's CSRF token" },
   { method: "POST", path: "/console/api/sign-out", why: "ends the console session" },
+  { method: "GET", path: "/console/api/embed-preview", why: "the widget's script URL for embed snippets, and a preview key for this origin" },
 ];
