@@ -2,7 +2,7 @@ import { css, html, LitElement, unsafeCSS, type PropertyDeclarations, type Prope
 import uPlot from "uplot";
 import uPlotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
 import { defineOnce } from "./consoleElement.ts";
-import { localeOf, type Lang } from "./i18n.ts";
+import { consoleTranslator, localeOf, type Lang } from "./i18n.ts";
 
 export interface ChartSeries {
   label: string;
@@ -77,8 +77,8 @@ export class BdUsageChart extends LitElement {
         ...this.size(),
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
         series: [
-          // No "Time" label: uPlot's word is English only, and the day speaks for itself.
-          { label: "", value: (_u, v) => (v == null ? "" : dayFormat.format(new Date(v * 1000))) },
+          // uPlot's own "Time" is English only: the legend names the day in the console's language.
+          { label: consoleTranslator(this.lang)("usage.day"), value: (_u, v) => (v == null ? "" : dayFormat.format(new Date(v * 1000))) },
           ...this.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: true, size: 5 } })),
         ],
         axes: [
