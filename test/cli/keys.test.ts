@@ -74,7 +74,7 @@ test("keys list has a header row and --workspace shows one workspace's keys", as
   const mine = await runCli(["keys", "list", "--workspace", "only-me"], env);
   const lines = mine.stdout.trim().split("\n");
   expect(lines).toHaveLength(2);
-  expect(lines[1]).toMatch(/^key_\w+\s+only-me\s+lonely\s+brk_\w+…\s+active\s+brokers:read,reviews:read,quotes:write,leads:write,leads:read\s+100\/min\s+-$/);
+  expect(lines[1]).toMatch(/^key_\w+\s+only-me\s+lonely\s+brk_[\w-]+…\s+active\s+brokers:read,reviews:read,quotes:write,leads:write,leads:read\s+100\/min\s+-$/);
   const json = JSON.parse((await runCli(["keys", "list", "--workspace", "only-me", "--json"], env)).stdout) as { workspace: string }[];
   expect(json.map((k) => k.workspace)).toEqual(["only-me"]);
   expect((await runCli(["keys", "list", "--workspace", "nobody"], env)).stdout).toContain('No keys in workspace "nobody"');
