@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_ORIGINS } from "../../auth/keyVocabulary.ts";
 import { keyStatus } from "../../auth/keyStatus.ts";
 import { CodedError } from "../../schemas/errorCodes.ts";
+import type { KeyChange } from "../../storage/stores/keyStore.ts";
 import { objectExpected } from "../../schemas/fieldErrors.ts";
 import { invalidInput } from "../quotes/invalidInput.ts";
 import { scopedProcedure } from "../trpc.ts";
@@ -54,8 +55,12 @@ export const updateKey = scopedProcedure("keys:manage")
     if (rate !== undefined && rate > old.rateLimitPerMinute) {
       assertCanGrantRate(rate, rateLimitCeilingFor(ctx.principal, keyLimits), ctx.principal.rateLimitPerMinute);
     }
-    const change = { name: input.name, origins: input.origins, rateLimitPerMinute: rate };
-    const updated = await keys.update(old.id, old.workspaceId, Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)), now);
+    // Only what was named: an absent field keeps the key's value.
+    const change: KeyChange = {};
+    if (input.name !== undefined) change.name = input.name;
+    if (input.origins !== undefined) change.origins = input.origins;
+    if (rate !== undefined) change.rateLimitPerMinute = rate;
+    const updated = await keys.update(old.id, old.workspaceId, change, now);
     // Revoked or expired between the read and the write: told as if it had been so before.
     if (!updated) throw new CodedError("key_not_active", "This key stopped being active just now: only an active key can be changed.");
     return toKeyView(updated, now);
