@@ -87,6 +87,8 @@ export const pageStyles = css`
    */
   @media (max-width: 40rem) {
     table.stack, table.stack tbody, table.stack tr, table.stack th, table.stack td { display: block; width: 100%; }
+    table.stack caption { display: block; }
+    .card { padding: 0.75rem; }
     table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
     table.stack tr { border: 1px solid var(--_border); border-radius: var(--_radius); margin-bottom: 0.75rem; padding: 0.25rem 0; }
     table.stack th, table.stack td { border-bottom: 0; padding: 0.2rem 0.75rem; }
