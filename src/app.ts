@@ -1,6 +1,6 @@
 import type { Server } from "bun";
 import { loadCarriers } from "./storage/stores/loadCarriers.ts";
-import { DemoPageKey } from "./demo/demoPageKey.ts";
+import { CONSOLE_PREVIEW, DemoPageKey } from "./demo/demoPageKey.ts";
 import { ensureDemoData, ensureDemoDirectoryPg, ensureDemoKey, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { DownloadSlots } from "./auth/downloadSlots.ts";
@@ -138,12 +138,14 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   // From here on, a lock held by another process (a seed, a CLI command) never stops the event loop.
   serveWithoutBlocking(db, (options.lockWaitSeconds ?? DEFAULT_LOCK_WAIT_MS / 1000) * 1000, log);
   let demoPageKey: DemoPageKey | undefined;
+  let previewKey: DemoPageKey | undefined;
   const inFlight = new InFlightResponses();
   const server = startServer(services, {
     inFlight,
     port: options.port,
     hostname: options.hostname,
     demoEmbedKey: () => demoPageKey?.current(),
+    consolePreviewKey: () => previewKey?.current(),
     demoPublic: options.demoPublic,
     publicUrl: options.publicUrl,
     metricsToken: options.metricsToken,
@@ -152,12 +154,12 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     maxUploadsPerClient: options.maxUploadsPerClient,
   });
   inFlight.port = server.port;
-  if (options.demo) {
-    const port = server.port;
-    const origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
-    if (options.publicUrl) origins.push(new URL(options.publicUrl).origin);
-    demoPageKey = new DemoPageKey(services, origins);
-  }
+  const port = server.port;
+  const ownOrigins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
+  if (options.publicUrl) ownOrigins.push(new URL(options.publicUrl).origin);
+  if (options.demo) demoPageKey = new DemoPageKey(services, ownOrigins);
+  // Made on the first preview a console asks for, never before (a read-only start writes nothing).
+  previewKey = new DemoPageKey(services, ownOrigins, CONSOLE_PREVIEW);
   // Usage counts live in memory between flushes; a crash loses at most this much of them.
   const usageFlush = setInterval(() => services.usage.flush(), USAGE_FLUSH_MS);
   usageFlush.unref();
@@ -216,6 +218,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       await deliverer.stop();
       await services.usage.flush();
       await demoPageKey?.revokeAll();
+      await previewKey?.revokeAll();
       services.rateLimiter.close?.();
       await storage.close(log);
     },

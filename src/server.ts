@@ -37,6 +37,8 @@ export interface ServerOptions {
   hostname: string;
   /** The embed key the /demo page uses when no ?key= is given (made after the port is known). */
   demoEmbedKey?: () => Awaitable<string | undefined>;
+  /** The embed key the console's embed-code preview renders the widget with (this server's own origins only). */
+  consolePreviewKey?: () => Awaitable<string | undefined>;
   /** Serve /demo to other machines too (DEMO_PUBLIC); by default only to this one. */
   demoPublic?: boolean;
   /** The origin clients use (PUBLIC_URL); else each request's own origin. */
@@ -101,7 +103,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
   const checkHost = isLoopbackBinding(options.hostname);
   const behindProxy = options.publicUrl !== undefined;
   const handleTrpc = createTrpcHandler(services);
-  const handleConsole = createConsoleHandler(services, { publicUrl: options.publicUrl });
+  const handleConsole = createConsoleHandler(services, { publicUrl: options.publicUrl, previewKey: () => options.consolePreviewKey?.() });
   const handleMcp = createMcpHandler(services, { allowedOrigins: options.mcpAllowedOrigins ?? [], boundHostname: options.hostname });
   const metrics = new HttpMetrics();
   const serveMetrics = createMetricsEndpoint({

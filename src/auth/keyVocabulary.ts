@@ -26,6 +26,25 @@ export const OPERATOR_SCOPES: readonly Scope[] = ["directory:write"];
 /** What a browser-exposed embed key (one with an origins list) may ever do, whatever it was given. */
 export const EMBED_SCOPES: readonly Scope[] = ["brokers:read", "reviews:read", "quotes:write", "leads:write"];
 
+const isEmbed = (origins: readonly string[] | null | undefined) => origins !== null && origins !== undefined && origins.length > 0;
+
+/**
+ * The scopes a key gets when none are named, for the CLI, the API and the console alike:
+ * DEFAULT_SCOPES, less what an embed key may never use (leads:read), so an embed key is never
+ * stored or shown with a scope it cannot exercise.
+ */
+export function defaultScopesFor(origins: readonly string[] | null | undefined): Scope[] {
+  return DEFAULT_SCOPES.filter((scope) => !isEmbed(origins) || EMBED_SCOPES.includes(scope));
+}
+
+/**
+ * What a key can really do: an embed key's scopes beyond EMBED_SCOPES are never honoured (keys
+ * made before defaultScopesFor may hold leads:read), so listings show them as admission reads them.
+ */
+export function effectiveScopes<S extends string>(scopes: readonly S[], origins: readonly string[] | null | undefined): S[] {
+  return scopes.filter((scope) => !isEmbed(origins) || (EMBED_SCOPES as readonly string[]).includes(scope));
+}
+
 export const DEFAULT_KEY_RATE_LIMIT = 100;
 export const MAX_KEY_RATE_LIMIT = 1_000_000;
 export const MAX_KEY_NAME_LENGTH = 100;

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { SCOPES, type Scope } from "./keyVocabulary.ts";
 
-export { DEFAULT_SCOPES, EMBED_SCOPES, OPERATOR_SCOPES, SCOPES, type Scope } from "./keyVocabulary.ts";
+export { DEFAULT_SCOPES, defaultScopesFor, effectiveScopes, EMBED_SCOPES, OPERATOR_SCOPES, SCOPES, type Scope } from "./keyVocabulary.ts";
 export const scopeSchema = z.enum(SCOPES);
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {

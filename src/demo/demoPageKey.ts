@@ -1,4 +1,4 @@
-import { EMBED_SCOPES } from "../auth/scopes.ts";
+import { EMBED_SCOPES, type Scope } from "../auth/scopes.ts";
 import type { Services } from "../services.ts";
 import type { KeyListing } from "../storage/stores/keyStore.ts";
 import type { Awaitable } from "../storage/ports.ts";
@@ -14,14 +14,31 @@ const LIFETIME_MS = 24 * 3600 * 1000;
 /** A page is never handed a key with less than this left; the older key then expires on its own. */
 const RENEW_BEFORE_MS = 2 * 3600 * 1000;
 
+/** Which workspace a page key lives in, what it may do and how often: the demo page's, or the console's preview. */
+export interface PageKeyKind {
+  workspace: string;
+  scopes: Scope[];
+  rateLimitPerMinute: number;
+}
+
+const DEMO_PAGE: PageKeyKind = { workspace: DEMO_PAGE_WORKSPACE, scopes: [...EMBED_SCOPES], rateLimitPerMinute: DEMO_PAGE_RATE_LIMIT };
+
 /**
- * The embed key the /demo page puts in its markup. Only key hashes are stored, so the page
+ * The embed key the console's "Copy embed code" preview renders the widget with, on the
+ * server's own origin: a partner's embed key only works on the partner's origins (and the
+ * console never holds a key's secret). Its own workspace, no leads:write: a preview can show
+ * quotes but never files a lead in anyone's inbox. Every console user of an instance shares it.
+ */
+export const CONSOLE_PREVIEW: PageKeyKind = { workspace: "console-preview", scopes: ["brokers:read", "reviews:read", "quotes:write"], rateLimitPerMinute: 600 };
+
+/**
+ * The embed key the /demo page puts in its markup (and, of CONSOLE_PREVIEW, the console's preview). Only key hashes are stored, so the page
  * cannot read one back: each running instance makes its own (named after the instance, so a
  * second server on the same file never touches it), on first use, valid for a day, renewed
  * while at least two hours are left, and revoked when the instance stops.
  */
 export class DemoPageKey {
-  private readonly name = `demo page (instance ${crypto.randomUUID().slice(0, 8)})`;
+  private readonly name: string;
   private readonly made: { id: string; key: string; expiresAt: number }[] = [];
   /** The key being made (PostgreSQL), so pages asking at once share one. */
   private making: Promise<string | undefined> | undefined;
@@ -29,7 +46,10 @@ export class DemoPageKey {
   constructor(
     private readonly services: Services,
     private readonly origins: string[],
-  ) {}
+    private readonly kind: PageKeyKind = DEMO_PAGE,
+  ) {
+    this.name = `${kind === DEMO_PAGE ? "demo page" : kind.workspace} (instance ${crypto.randomUUID().slice(0, 8)})`;
+  }
 
   /**
    * The key to show now, made or renewed if needed; undefined when it cannot be written. At
@@ -52,12 +72,12 @@ export class DemoPageKey {
     try {
       const created = this.services.keys.create(
         {
-          workspace: DEMO_PAGE_WORKSPACE,
+          workspace: this.kind.workspace,
           name: this.name,
-          scopes: [...EMBED_SCOPES],
+          scopes: [...this.kind.scopes],
           origins: this.origins,
           expiresAt: now + LIFETIME_MS,
-          rateLimitPerMinute: DEMO_PAGE_RATE_LIMIT,
+          rateLimitPerMinute: this.kind.rateLimitPerMinute,
         },
         now,
       );

@@ -4,15 +4,21 @@
  *
  * Formula injection: a spreadsheet runs a cell that starts with = + - or @ (and, in some, a
  * tab or carriage return before them) as a formula. Such cells get a leading apostrophe,
- * which spreadsheets show as text; the value is otherwise kept as it was.
+ * which spreadsheets show as text; the value is otherwise kept as it was. A phone number in
+ * E.164 (a plus and nothing but 8 to 15 digits, the form leads are stored in) starts with + yet
+ * cannot do anything a formula could (no function, no reference): it is kept as it is, quoted,
+ * so an export round-trips its phones uncorrupted.
  */
 export const UTF8_BOM = "\uFEFF";
 
 const FORMULA_START = /^[=+\-@\t\r]/;
+const E164_PHONE = /^\+[1-9]\d{7,14}$/;
+
+const isFormula = (text: string) => FORMULA_START.test(text) && !E164_PHONE.test(text);
 
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '""';
-  const text = typeof value === "number" ? String(value) : FORMULA_START.test(value) ? `'${value}` : value;
+  const text = typeof value === "number" ? String(value) : isFormula(value) ? `'${value}` : value;
   return `"${text.replaceAll('"', '""')}"`;
 }
 

@@ -37,3 +37,15 @@ export function normalizeNorthAmericanPhone(input: string): PhoneResult {
   }
   return { ok: true, e164: `+1${digits}` };
 }
+
+const STORED_NANP = /^\+1([2-9]\d{2})([2-9]\d{2})(\d{4})$/;
+
+/**
+ * A stored phone (E.164) as people in Canada write it: "+14165550123" → "(416) 555-0123". Any
+ * other text (a foreign number, one stored before numbers were normalised) is shown as it is:
+ * rewriting what we cannot read would hide the number a broker has to dial.
+ */
+export function formatCanadianPhone(stored: string): string {
+  const parts = STORED_NANP.exec(stored);
+  return parts ? `(${parts[1]}) ${parts[2]}-${parts[3]}` : stored;
+}

@@ -12,6 +12,7 @@ import { createKey } from "./keys/createKey.ts";
 import { listKeys } from "./keys/listKeys.ts";
 import { revokeKey } from "./keys/revokeKey.ts";
 import { rollKey } from "./keys/rollKey.ts";
+import { updateKey } from "./keys/updateKey.ts";
 import { keyUsage } from "./usage/keyUsage.ts";
 import { comparePolicies } from "./policies/comparePolicies.ts";
 import { createQuote } from "./quotes/createQuote.ts";
@@ -58,6 +59,7 @@ export const appRouter = router({
     revoke: revokeKey,
     roll: rollKey,
     usage: keyUsage,
+    update: updateKey,
   }),
   webhooks: router({
     list: listWebhooks,

@@ -70,15 +70,16 @@ describe("GET /api/v1/leads.csv", () => {
     expect(rows.find((r) => r[3] === "François Côté")![10]).toBe('Said "call me", then left, early');
   });
 
-  test("cells starting with = + - @ are neutralised with a leading apostrophe, the rest kept", async () => {
+  test("cells starting with = + - @ are neutralised with a leading apostrophe, the rest kept; an E.164 phone is kept as it is", async () => {
     const rows = parseCsv(new TextDecoder().decode((await (await server.request("/api/v1/leads.csv", { key })).arrayBuffer()).slice(3)));
     const byName = (start: string) => rows.find((r) => r[3]!.includes(start))!;
     expect(byName("HYPERLINK")[3]).toBe("'=HYPERLINK(\"http://evil.example\")");
     expect(byName("HYPERLINK")[10]).toBe("'+1 555\nsecond line");
     expect(byName("SUM")[3]).toBe("'@SUM(A1)");
     expect(byName("SUM")[10]).toBe("'-2+3");
-    expect(byName("SUM")[5]).toBe("'+14165550199"); // E.164 starts with +: neutralised too
-    for (const row of rows.slice(1)) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@]/);
+    // E.164 starts with + but is no formula: every phone comes out as stored, quoted, without an apostrophe.
+    for (const row of rows.slice(1)) expect(row[5]).toBe("+14165550199");
+    for (const row of rows.slice(1)) for (const [i, cell] of row.entries()) if (i !== 5) expect(cell).not.toMatch(/^[=+\-@]/);
   });
 
   test("the inbox filters apply, and another workspace's leads never appear", async () => {

@@ -71,6 +71,23 @@ export class BdConsole extends LitElement {
       .tools { display: flex; gap: 0.75rem; align-items: center; margin-inline-start: auto; flex-wrap: wrap; }
       .tools label { font-size: 0.875rem; display: flex; gap: 0.35rem; align-items: center; }
       main { padding: 1.25rem; max-width: 72rem; margin: 0 auto; }
+      /*
+       * Phones: the header takes two short lines, not a third of the screen. The navigation
+       * scrolls sideways within itself when its entries outgrow the width (never the page), and
+       * the switches' words are kept for screen readers only (each select keeps its name).
+       */
+      @media (max-width: 40rem) {
+        header { padding: 0.4rem 0.75rem; gap: 0.3rem 0.5rem; }
+        header .brand { font-size: 0.95rem; flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        nav { order: 3; flex: 1 1 100%; min-width: 0; }
+        nav ul { overflow-x: auto; scrollbar-width: thin; }
+        nav li { flex: none; }
+        nav a { padding: 0.3rem 0.55rem; }
+        .tools { gap: 0.35rem; margin-inline-start: 0; flex-wrap: nowrap; }
+        .tools .word { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        .tools select, .tools button { min-height: 34px; padding-block: 0.15rem; font-size: 0.875rem; }
+        main { padding: 0.75rem; }
+      }
     `,
   ];
 
@@ -182,13 +199,13 @@ export class BdConsole extends LitElement {
           </ul>
         </nav>
         <div class="tools">
-          <label>${t("language")}
+          <label><span class="word">${t("language")}</span>
             <select @change=${(e: Event) => this.setLanguage((e.target as HTMLSelectElement).value as Lang)}>
               <option value="en" ?selected=${this.language === "en"} lang="en">English</option>
               <option value="fr" ?selected=${this.language === "fr"} lang="fr">Français</option>
             </select>
           </label>
-          <label>${t("theme")}
+          <label><span class="word">${t("theme")}</span>
             <select @change=${(e: Event) => this.setTheme((e.target as HTMLSelectElement).value as Theme)}>
               ${(["auto", "light", "dark"] as const).map((v) => html`<option value=${v} ?selected=${this.theme === v}>${t(`theme.${v}`)}</option>`)}
             </select>

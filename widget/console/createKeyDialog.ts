@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
-import { EMBED_SCOPES, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS, OPERATOR_SCOPES, SCOPES, type Scope } from "../../src/auth/keyVocabulary.ts";
+import { defaultScopesFor, EMBED_SCOPES, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS, OPERATOR_SCOPES, SCOPES, type Scope } from "../../src/auth/keyVocabulary.ts";
 import { normalizeOrigin } from "../../src/domain/origin.ts";
 import type { KeyView } from "../../src/router/keys/keyView.ts";
 import { ConsoleDialog } from "./consoleDialog.ts";
@@ -35,7 +35,11 @@ export class BdCreateKeyDialog extends ConsoleDialog {
     this.sending = false;
   }
 
+  /** Whether the person chose scopes themselves: until then the boxes follow the defaults for the key's kind. */
+  private scopesTouched = false;
+
   show(opener: HTMLElement | null): void {
+    this.scopesTouched = false;
     this.errors = {};
     this.problem = undefined;
     this.renderRoot.querySelector("form")?.reset();
@@ -69,6 +73,14 @@ export class BdCreateKeyDialog extends ConsoleDialog {
     const expiresAt = expiry === "never" ? null : new Date(Date.now() + Number(expiry) * 86_400_000).toISOString();
     const body = { name, scopes, rateLimitPerMinute, expiresAt, origins: originLines.length > 0 ? (origins as string[]) : null };
     return { body, errors };
+  }
+
+  /** Origins typed make an embed key: the boxes show the embed defaults (the CLI's and the API's, defaultScopesFor). */
+  private originsChanged(event: Event): void {
+    if (this.scopesTouched) return;
+    const typed = (event.target as HTMLTextAreaElement).value.trim();
+    const defaults = defaultScopesFor(typed ? [typed] : null);
+    for (const box of this.renderRoot.querySelectorAll<HTMLInputElement>('input[name="scopes"]')) box.checked = defaults.includes(box.value as Scope);
   }
 
   private async submit(event: SubmitEvent): Promise<void> {
@@ -121,10 +133,10 @@ export class BdCreateKeyDialog extends ConsoleDialog {
           <span class="hint" id="h-name">${t("create.nameHint")}</span>
           ${this.fieldError("name")}
         </div>
-        <fieldset aria-invalid=${this.invalid("scopes")} aria-describedby=${this.described("scopes")}>
+        <fieldset aria-invalid=${this.invalid("scopes")} aria-describedby=${this.described("scopes")} @change=${() => (this.scopesTouched = true)}>
           <legend>${t("create.scopes")}</legend>
           ${SCOPES.filter((scope) => !OPERATOR_SCOPES.includes(scope)).map(
-            (scope) => html`<div><label><input type="checkbox" name="scopes" value=${scope} ?checked=${scope !== "keys:manage" && scope !== "leads:read"} />
+            (scope) => html`<div><label><input type="checkbox" name="scopes" value=${scope} ?checked=${defaultScopesFor(null).includes(scope)} />
               <code>${scope}</code> <span class="muted">${t(`scope.${scope}`)}</span></label></div>`,
           )}
           ${this.fieldError("scopes")}
@@ -143,7 +155,7 @@ export class BdCreateKeyDialog extends ConsoleDialog {
         </div>
         <div class="field">
           <label for="origins">${t("create.origins")}</label>
-          <textarea id="origins" name="origins" rows="2" aria-invalid=${this.invalid("origins")} aria-describedby=${this.described("origins", true)}></textarea>
+          <textarea id="origins" name="origins" rows="2" @input=${this.originsChanged} aria-invalid=${this.invalid("origins")} aria-describedby=${this.described("origins", true)}></textarea>
           <span class="hint" id="h-origins">${t("create.originsHint")}</span>
           ${this.fieldError("origins")}
         </div>

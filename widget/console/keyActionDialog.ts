@@ -40,8 +40,8 @@ export class BdKeyActionDialog extends ConsoleDialog {
         this.finish({ message: this.t("revoke.done", { name: key.name }), name: key.name });
       } else {
         const grace = (this.renderRoot.querySelector<HTMLSelectElement>("#grace")?.value ?? "24h") as RollGrace;
-        const rolled = await this.api.send<{ key: string }>("POST", `/console/api/keys/${encodeURIComponent(key.id)}/roll`, { grace });
-        this.finish({ message: this.t("roll.done", { name: key.name }), name: key.name, key: rolled.key });
+        const rolled = await this.api.send<{ key: string; data: KeyView }>("POST", `/console/api/keys/${encodeURIComponent(key.id)}/roll`, { grace });
+        this.finish({ message: this.t("roll.done", { name: key.name }), name: key.name, key: rolled.key, view: rolled.data });
       }
     } catch (error) {
       this.problem = error;
@@ -50,7 +50,7 @@ export class BdKeyActionDialog extends ConsoleDialog {
     }
   }
 
-  private finish(detail: { message: string; name: string; key?: string }): void {
+  private finish(detail: { message: string; name: string; key?: string; view?: KeyView }): void {
     this.closeDialog();
     this.dispatchEvent(new CustomEvent("key-changed", { detail }));
   }

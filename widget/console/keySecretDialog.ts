@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
+import type { KeyView } from "../../src/router/keys/keyView.ts";
 import { ConsoleDialog } from "./consoleDialog.ts";
 import { defineOnce } from "./consoleElement.ts";
 
@@ -7,8 +8,10 @@ import { defineOnce } from "./consoleElement.ts";
  * not be shown again. The key is forgotten when the dialog closes.
  */
 export class BdKeySecretDialog extends ConsoleDialog {
-  static override properties: PropertyDeclarations = { ...ConsoleDialog.properties, key: { state: true }, name: { state: true }, copied: { state: true } };
+  static override properties: PropertyDeclarations = { ...ConsoleDialog.properties, key: { state: true }, name: { state: true }, copied: { state: true }, view: { state: true } };
   declare key: string;
+  /** The key's listing: for an embed key the dialog offers its embed code, the one moment the console holds the secret. */
+  declare view: KeyView | undefined;
   declare name: string;
   declare copied: boolean;
 
@@ -19,9 +22,10 @@ export class BdKeySecretDialog extends ConsoleDialog {
     this.copied = false;
   }
 
-  show(key: string, name: string): void {
+  show(key: string, name: string, view?: KeyView): void {
     this.key = key;
     this.name = name;
+    this.view = view;
     this.copied = false;
     void this.openDialog(null);
   }
@@ -38,6 +42,13 @@ export class BdKeySecretDialog extends ConsoleDialog {
     this.announce(this.t("copied"));
   }
 
+  /** Hands the key to the embed-code dialog (an `embed-code` event), then closes, forgetting it here. */
+  private toEmbedCode(): void {
+    const detail = { key: this.key, view: this.view };
+    this.closeDialog();
+    this.dispatchEvent(new CustomEvent("embed-code", { detail }));
+  }
+
   override render() {
     const t = this.t;
     return html`<dialog aria-labelledby="secret-title" aria-describedby="secret-warning" @close=${() => {
@@ -51,8 +62,10 @@ export class BdKeySecretDialog extends ConsoleDialog {
         <input id="secret" readonly .value=${this.key} @focus=${(e: Event) => (e.target as HTMLInputElement).select()} />
       </div>
       ${this.copied ? html`<p class="muted">${t("copied")}</p>` : nothing}
+      ${this.view?.kind === "embed" ? html`<p class="muted">${t("secret.embedHint")}</p>` : nothing}
       <div class="actions">
         <button autofocus @click=${() => this.copy()}>${t("copy")}</button>
+        ${this.view?.kind === "embed" ? html`<button class="secondary" @click=${() => this.toEmbedCode()}>${t("embed.copy")}</button>` : nothing}
         <button class="secondary" @click=${() => this.closeDialog()}>${t("close")}</button>
       </div>
     </dialog>`;

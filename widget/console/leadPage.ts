@@ -1,9 +1,12 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
 import type { LeadDetail } from "../../src/router/leads/leadDetail.ts";
 import { LEAD_STATUSES, MAX_NOTES_LENGTH } from "../../src/domain/leadVocabulary.ts";
+import { formatCanadianPhone } from "../../src/domain/phone.ts";
 import { formatMoney } from "../format.ts";
 import { ConsoleElement, defineOnce, issuesByField } from "./consoleElement.ts";
 import { formatWhen } from "./i18n.ts";
+import { insuranceLabel } from "./insuranceLabel.ts";
+import { quoteDetailsList } from "./quoteDetailsList.ts";
 
 /**
  * <bd-lead-page lead-id>: one lead with everything it carries (contact, message, the broker
@@ -77,11 +80,11 @@ export class BdLeadPage extends ConsoleElement {
       ${this.error ? this.renderProblem(this.error) : nothing}
       <section class="card" aria-labelledby="contact">
         <h2 id="contact">${t("lead.contact")}</h2>
-        <p><a href="mailto:${lead.email}">${lead.email}</a> · <a href="tel:${lead.phone}">${lead.phone}</a></p>
-        <p>${t("col.type")}: ${lead.insuranceType} · ${t("col.source")}: ${t(`source.${lead.source}`)} · ${formatWhen(this.lang, lead.createdAt, "")}</p>
+        <p><a href="mailto:${lead.email}">${lead.email}</a> · <a href="tel:${lead.phone}">${formatCanadianPhone(lead.phone)}</a></p>
+        <p>${t("col.type")}: ${insuranceLabel(this.lang, lead.insuranceType)} · ${t("col.source")}: ${t(`source.${lead.source}`)} · ${formatWhen(this.lang, lead.createdAt, "")}</p>
         ${lead.notes ? html`<h3>${t("lead.notes")}</h3><p>${lead.notes}</p>` : nothing}
         ${lead.broker
-          ? html`<h3>${t("lead.broker")}</h3><p>${lead.broker.name}${lead.broker.phone ? ` · ${lead.broker.phone}` : ""}${lead.broker.email ? ` · ${lead.broker.email}` : ""}</p>`
+          ? html`<h3>${t("lead.broker")}</h3><p>${lead.broker.name}${lead.broker.phone ? ` · ${formatCanadianPhone(lead.broker.phone)}` : ""}${lead.broker.email ? ` · ${lead.broker.email}` : ""}</p>`
           : nothing}
       </section>
       ${lead.quote ? this.renderQuote(lead.quote) : nothing}
@@ -113,8 +116,11 @@ export class BdLeadPage extends ConsoleElement {
 
   private renderQuote(quote: NonNullable<LeadDetail["quote"]>) {
     const t = this.t;
+    const line = insuranceLabel(this.lang, quote.insuranceLine);
     return html`<section class="card" aria-labelledby="quote">
-      <h2 id="quote">${t("lead.quote")}: ${quote.insuranceLine} · ${quote.province} ${quote.postalCode}</h2>
+      <h2 id="quote">${t("lead.quote")}: ${line} · ${quote.province} ${quote.postalCode}</h2>
+      <h3 id="details">${t("lead.details")}</h3>
+      <div role="group" aria-labelledby="details">${quoteDetailsList(this.lang, quote.insuranceLine, quote.details)}</div>
       <div class="table-wrap"><table>
         <caption>${t("lead.offers")}</caption>
         <thead><tr><th scope="col">${t("lead.carrier")}</th><th scope="col">${t("lead.monthly")}</th><th scope="col">${t("lead.annual")}</th></tr></thead>

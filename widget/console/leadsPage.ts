@@ -3,7 +3,9 @@ import { INSURANCE_LINES } from "../../src/domain/insuranceLines.ts";
 import { LEAD_SOURCES, LEAD_STATUSES } from "../../src/domain/leadVocabulary.ts";
 import type { LeadView } from "../../src/schemas/lead.ts";
 import type { Pagination } from "../../src/schemas/pagination.ts";
+import { formatCanadianPhone } from "../../src/domain/phone.ts";
 import { withQuery } from "./api.ts";
+import { insuranceLabel } from "./insuranceLabel.ts";
 import { ConsoleElement, defineOnce } from "./consoleElement.ts";
 import { formatWhen } from "./i18n.ts";
 
@@ -81,7 +83,7 @@ export class BdLeadsPage extends ConsoleElement {
         <div class="row">
           <div class="field"><label for="f-q">${t("leads.search")}</label><input id="f-q" name="q" type="search" maxlength="100" .value=${f.q} /></div>
           ${select("status", t("leads.status"), LEAD_STATUSES, (v) => t(`lead.status.${v as (typeof LEAD_STATUSES)[number]}`))}
-          ${select("insuranceType", t("leads.type"), INSURANCE_LINES, (v) => v)}
+          ${select("insuranceType", t("leads.type"), INSURANCE_LINES, (v) => insuranceLabel(this.lang, v))}
           ${select("source", t("leads.source"), LEAD_SOURCES, (v) => t(`source.${v as (typeof LEAD_SOURCES)[number]}`))}
           <div class="field"><button type="submit">${t("leads.apply")}</button></div>
           <div class="field"><a class="button secondary" href=${withQuery("/console/api/leads.csv", { ...f })} download>${t("leads.export")}</a></div>
@@ -97,7 +99,8 @@ export class BdLeadsPage extends ConsoleElement {
 
   private renderTable(leads: LeadView[]) {
     const t = this.t;
-    return html`<div class="table-wrap"><table>
+    // At phone widths the table stacks into one card per lead (pageStyles' table.stack).
+    return html`<div class="table-wrap"><table class="stack">
       <caption class="sr-only">${t("leads.caption")}</caption>
       <thead><tr>
         <th scope="col">${t("col.name")}</th><th scope="col">${t("col.email")}</th><th scope="col">${t("col.phone")}</th>
@@ -107,10 +110,12 @@ export class BdLeadsPage extends ConsoleElement {
       <tbody>${leads.map(
         (lead) => html`<tr>
           <th scope="row">${this.link(`/console/leads/${encodeURIComponent(lead.id)}`, lead.name)}</th>
-          <td>${lead.email}</td><td>${lead.phone}</td><td>${lead.insuranceType}</td>
-          <td>${t(`source.${lead.source}`)}</td>
-          <td><span class="badge ${lead.status}">${t(`lead.status.${lead.status}`)}</span></td>
-          <td>${formatWhen(this.lang, lead.createdAt, "")}</td>
+          <td data-label=${t("col.email")}>${lead.email}</td>
+          <td data-label=${t("col.phone")}>${formatCanadianPhone(lead.phone)}</td>
+          <td data-label=${t("col.type")}>${insuranceLabel(this.lang, lead.insuranceType)}</td>
+          <td data-label=${t("col.source")}>${t(`source.${lead.source}`)}</td>
+          <td data-label=${t("col.status")}><span class="badge ${lead.status}">${t(`lead.status.${lead.status}`)}</span></td>
+          <td data-label=${t("col.created")}>${formatWhen(this.lang, lead.createdAt, "")}</td>
         </tr>`,
       )}</tbody>
     </table></div>`;

@@ -81,4 +81,34 @@ export const pageStyles = css`
   ol.plain { list-style: none; margin: 0; padding: 0; }
   progress { width: 100%; height: 1.25rem; }
   blockquote { margin: 0 0 0.5rem; padding-inline-start: 0.75rem; border-inline-start: 3px solid var(--_border); white-space: pre-wrap; overflow-wrap: anywhere; }
+  .row.spread { justify-content: space-between; align-items: center; margin-bottom: 1rem; }
+  .toggle { display: inline-flex; gap: 0.4rem; align-items: center; }
+  .toggle input { min-height: auto; }
+  fieldset.choices label { display: inline-flex; gap: 0.3rem; align-items: center; margin-inline-end: 1rem; }
+  fieldset.choices input { min-height: auto; }
+  dialog.wide { max-width: min(52rem, 94vw); }
+  section + section, .actions + section { margin-top: 1rem; }
+  .preview { border: 1px dashed var(--_border); border-radius: var(--_radius); padding: 0.5rem; min-height: 8rem; }
+  dl.details { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0; }
+  dl.details dt { color: var(--_muted); }
+  dl.details dd { margin: 0; }
+  /*
+   * Phones (issue 29: owners check leads on theirs): a table.stack becomes one card per row,
+   * each cell on its own line after its column's name (data-label), and nothing is wider than
+   * the screen. The column headers stay in the accessibility tree (clipped, not hidden).
+   */
+  @media (max-width: 40rem) {
+    table.stack, table.stack tbody, table.stack tr, table.stack th, table.stack td { display: block; width: 100%; }
+    table.stack caption { display: block; }
+    .card { padding: 0.75rem; }
+    table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    table.stack tr { border: 1px solid var(--_border); border-radius: var(--_radius); margin-bottom: 0.75rem; padding: 0.25rem 0; }
+    table.stack th, table.stack td { border-bottom: 0; padding: 0.2rem 0.75rem; }
+    table.stack tbody th { font-size: 1rem; color: var(--_fg); }
+    table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--_muted); font-size: 0.875rem; }
+    table.stack td code { white-space: normal; word-break: break-all; }
+    dl.details { grid-template-columns: 1fr; }
+    dl.details dd { margin-bottom: 0.4rem; }
+    dialog { padding: 1rem; }
+  }
 `;

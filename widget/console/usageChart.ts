@@ -2,7 +2,7 @@ import { css, html, LitElement, unsafeCSS, type PropertyDeclarations, type Prope
 import uPlot from "uplot";
 import uPlotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
 import { defineOnce } from "./consoleElement.ts";
-import { localeOf, type Lang } from "./i18n.ts";
+import { consoleTranslator, localeOf, type Lang } from "./i18n.ts";
 
 export interface ChartSeries {
   label: string;
@@ -23,8 +23,11 @@ export class BdUsageChart extends LitElement {
   static override styles = [
     unsafeCSS(uPlotCss),
     css`
-      :host { display: block; min-height: 280px; }
-      .u-legend { color: var(--_fg); font-size: 0.875rem; }
+      /* Never wider than its card: a long key name in the legend wraps, and the plot scrolls within itself on a narrow phone. */
+      :host { display: block; min-height: 280px; max-width: 100%; overflow-x: auto; }
+      figure { margin: 0; }
+      .u-legend { color: var(--_fg); font-size: 0.875rem; max-width: 100%; }
+      .u-legend .u-series th { white-space: normal; overflow-wrap: anywhere; }
       .u-axis { color: var(--_muted); }
     `,
   ];
@@ -59,7 +62,8 @@ export class BdUsageChart extends LitElement {
 
   private size() {
     // A little narrower than the host, so the last day's point is not cut at the edge.
-    return { width: Math.max(280, this.clientWidth - 16), height: 260 };
+    // 240 px at least: a 375 px phone leaves the chart's card about 300 px.
+    return { width: Math.max(240, this.clientWidth - 16), height: 260 };
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -75,10 +79,12 @@ export class BdUsageChart extends LitElement {
     this.plot = new uPlot(
       {
         ...this.size(),
+        // Room on the right for the last day's label, centred on the plot's edge.
+        padding: [12, 24, 0, 0],
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
         series: [
-          // No "Time" label: uPlot's word is English only, and the day speaks for itself.
-          { label: "", value: (_u, v) => (v == null ? "" : dayFormat.format(new Date(v * 1000))) },
+          // uPlot's own "Time" is English only: the legend names the day in the console's language.
+          { label: consoleTranslator(this.lang)("usage.day"), value: (_u, v) => (v == null ? "" : dayFormat.format(new Date(v * 1000))) },
           ...this.series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length], width: 2, points: { show: true, size: 5 } })),
         ],
         axes: [

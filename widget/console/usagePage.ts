@@ -43,11 +43,11 @@ export class BdUsagePage extends ConsoleElement {
                     <bd-usage-chart lang=${this.lang} label=${t("usage.chart")} .days=${usage.days}
                       .series=${[...usage.keys.map((k) => ({ label: `${k.name} (${k.prefix}…)`, values: k.requests })), { label: t("usage.refused"), values: refusedPerDay }]}></bd-usage-chart>
                   </section>
-                  <div class="table-wrap"><table>
+                  <div class="table-wrap"><table class="stack">
                     <caption>${t("usage.table")}</caption>
                     <thead><tr><th scope="col">${t("col.name")}</th><th scope="col">${t("col.key")}</th><th scope="col">${t("usage.requests")}</th><th scope="col">${t("usage.refused")}</th></tr></thead>
                     <tbody>${usage.keys.map(
-                      (k) => html`<tr><th scope="row">${k.name}</th><td><code>${k.prefix}…</code></td><td>${n(k.totalRequests)}</td><td>${n(k.totalRefused)}</td></tr>`,
+                      (k) => html`<tr><th scope="row">${k.name}</th><td data-label=${t("col.key")}><code>${k.prefix}…</code></td><td data-label=${t("usage.requests")}>${n(k.totalRequests)}</td><td data-label=${t("usage.refused")}>${n(k.totalRefused)}</td></tr>`,
                     )}</tbody>
                   </table></div>`}`
         : nothing}

@@ -7,6 +7,7 @@ import { callProcedure } from "../../router/procedureCatalog.ts";
 import type { Context } from "../../router/trpc.ts";
 import type { Services } from "../../services.ts";
 import type { ConsoleSession } from "../../storage/stores/consoleSessionStore.ts";
+import type { Awaitable } from "../../storage/ports.ts";
 import { retryAfterHeaders, toPublicError } from "../errorVocabulary.ts";
 import { csvDownload, type CsvPage } from "../http/csvResponse.ts";
 import { errorResponse, failureResponse, jsonResponse } from "../http/json.ts";
@@ -23,6 +24,7 @@ import { consoleScriptHandler } from "./consoleScript.ts";
 import { SIGN_IN_REFERRER_POLICY, withConsoleHeaders } from "./consoleHeaders.ts";
 import { badLinkPage, crossSitePage, htmlResponse, pageLanguage, shellPage, signInButtonPage, signInHelpPage, tooManyAttemptsPage } from "./consolePages.ts";
 import { CONSOLE_SESSION_ROUTES, consoleRoutes } from "./consoleRoutes.ts";
+import type { EmbedPreview } from "./embedPreview.ts";
 import { clearedSessionCookie, sessionCookie, sessionSecretOf } from "./sessionCookie.ts";
 
 /**
@@ -53,6 +55,8 @@ async function editsTheDirectory(services: Services, workspaceId: string): Promi
 export interface ConsoleOptions {
   /** PUBLIC_URL: https there makes the session cookie Secure. */
   publicUrl?: string;
+  /** The embed key the embed-code preview uses on this origin (undefined: no preview, e.g. a read-only database). */
+  previewKey?: () => Awaitable<string | undefined>;
 }
 
 /**
@@ -173,6 +177,12 @@ export function createConsoleHandler(services: Services, options: ConsoleOptions
         200,
         headers,
       );
+    }
+    if (url.pathname === "/console/api/embed-preview") {
+      if (request.method !== "GET") return errorResponse(info, "method_not_allowed", "Use GET.", { ...headers, Allow: "GET" });
+      // PUBLIC_URL when set, else the origin this request came to: the address a partner's page loads the widget from.
+      const preview: EmbedPreview = { widgetUrl: `${info.baseUrl}/widget.js`, previewKey: (await options.previewKey?.()) ?? null };
+      return jsonResponse({ data: preview }, 200, headers);
     }
     if (url.pathname === "/console/api/sign-out") {
       if (request.method !== "POST") return errorResponse(info, "method_not_allowed", "Use POST.", { ...headers, Allow: "POST" });

@@ -22,6 +22,7 @@ export const consoleRoutes: readonly ConsoleRoute[] = [
   { method: "POST", path: "/console/api/keys", procedure: "keys.create", answer: "json", body: true, status: 201 },
   { method: "POST", path: "/console/api/keys/:keyId/revoke", procedure: "keys.revoke", answer: "json" },
   { method: "POST", path: "/console/api/keys/:keyId/roll", procedure: "keys.roll", answer: "json", body: true },
+  { method: "PATCH", path: "/console/api/keys/:keyId", procedure: "keys.update", answer: "json", body: true },
   { method: "GET", path: "/console/api/usage", procedure: "keys.usage", answer: "json" },
   { method: "GET", path: "/console/api/leads", procedure: "leads.list", answer: "json" },
   { method: "GET", path: "/console/api/leads.csv", procedure: "leads.export", answer: "csv" },
@@ -57,4 +58,5 @@ export const consoleRoutes: readonly ConsoleRoute[] = [
 export const CONSOLE_SESSION_ROUTES: readonly { method: HttpMethod; path: string; why: string }[] = [
   { method: "GET", path: "/console/api/session", why: "the signed-in workspace and the session's CSRF token" },
   { method: "POST", path: "/console/api/sign-out", why: "ends the console session" },
+  { method: "GET", path: "/console/api/embed-preview", why: "the widget's script URL for embed snippets, and a preview key for this origin" },
 ];

@@ -131,6 +131,15 @@ export const restRoutes: readonly RestRoute[] = [
     envelope: "as-is",
   }),
   restRoute({
+    method: "PATCH",
+    path: "/api/v1/keys/:keyId",
+    surface: "rest",
+    procedure: "keys.update",
+    summary: "Change a key's name, origins or rate limit without rolling it (the key keeps working)",
+    body: true,
+    envelope: "data",
+  }),
+  restRoute({
     method: "GET",
     path: "/api/v1/keys/usage",
     surface: "rest",

@@ -7,7 +7,8 @@ import { wholeNumberParam } from "../../schemas/pagination.ts";
 import { withoutControls } from "../../schemas/plainText.ts";
 import { keySchema } from "./keyView.ts";
 
-const origin = z.string({ error: "must be text: an origin such as https://www.example.ca" }).transform((value, ctx) => {
+/** One browser origin, normalised (https://www.example.ca), as keys.create and keys.update take it. */
+export const origin = z.string({ error: "must be text: an origin such as https://www.example.ca" }).transform((value, ctx) => {
   const normalized = normalizeOrigin(value);
   if (!normalized) {
     ctx.addIssue({ code: "custom", message: `${JSON.stringify(value.slice(0, 100))} is not an origin: write scheme and host only, e.g. https://www.example.ca` });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { keyStatus } from "../../auth/keyStatus.ts";
-import { scopeSchema, type Scope } from "../../auth/scopes.ts";
+import { effectiveScopes, scopeSchema, type Scope } from "../../auth/scopes.ts";
 import { requiredOr } from "../../schemas/fieldErrors.ts";
 import { idText } from "../../schemas/idText.ts";
 import type { KeyListing } from "../../storage/stores/keyStore.ts";
@@ -11,7 +11,7 @@ export const keySchema = z.object({
   name: z.string(),
   prefix: z.string().describe("The key's first characters (brk_ and six more), to recognise it"),
   kind: z.enum(["server", "embed"]).describe("embed when it has origins"),
-  scopes: z.array(scopeSchema),
+  scopes: z.array(scopeSchema).describe("What the key can do: for an embed key only the embed scopes it holds"),
   origins: z.array(z.string()).nullable(),
   rateLimitPerMinute: z.number().int(),
   status: z.enum(["active", "revoked", "expired"]),
@@ -33,7 +33,7 @@ export function toKeyView(key: KeyListing, now: number): KeyView {
     name: key.name,
     prefix: key.displayPrefix,
     kind: key.origins ? "embed" : "server",
-    scopes: key.scopes as Scope[],
+    scopes: effectiveScopes(key.scopes as Scope[], key.origins),
     origins: key.origins,
     rateLimitPerMinute: key.rateLimitPerMinute,
     status: keyStatus(key, now),

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, inArray, isNull, lt, or, sql, type Column } from "drizzle-orm";
 import type { apiKeys, workspaces } from "../../../db/schema.ts";
 import { displayPrefix, generateApiKey, hashApiKey } from "../../auth/apiKeyFormat.ts";
-import { DEFAULT_KEY_RATE_LIMIT, DEFAULT_SCOPES, type Scope } from "../../auth/keyVocabulary.ts";
+import { DEFAULT_KEY_RATE_LIMIT, defaultScopesFor, type Scope } from "../../auth/keyVocabulary.ts";
 import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
 import { KeyClaims, type IdempotencyRecord } from "./idempotencyStore.ts";
@@ -24,6 +24,9 @@ export interface NewKey {
   origins?: string[] | null;
 }
 
+/** What editing a key may change: never its secret, scopes or expiry (a roll or a new key does that). */
+export type KeyChange = Partial<Pick<StoredKey, "name" | "origins" | "rateLimitPerMinute">>;
+
 /** lastUsedAt is written at most this often per key, so the read path is not a write path. */
 export const LAST_USED_PRECISION_MS = 60_000;
 
@@ -43,7 +46,7 @@ function newKey(workspace: Workspace, input: Omit<NewKey, "workspace">, now: num
     name: input.name ?? "default",
     displayPrefix: displayPrefix(key),
     hash: hashApiKey(key),
-    scopes: input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : [...DEFAULT_SCOPES],
+    scopes: input.scopes && input.scopes.length > 0 ? [...new Set(input.scopes)] : defaultScopesFor(input.origins),
     rateLimitPerMinute: input.rateLimitPerMinute ?? DEFAULT_KEY_RATE_LIMIT,
     origins: input.origins && input.origins.length > 0 ? input.origins : null,
     expiresAt: input.expiresAt ?? null,
@@ -357,6 +360,29 @@ export class KeyStore {
         if (isBusyLock(error) && this.lastUseWritten.get(id) === now) this.lastUseWritten.delete(id);
         this.storage?.bookkeepingFailed(error, "lastUsedAt");
       });
+  }
+
+  /**
+   * Changes a live key's name, origins or rate limit in place (the secret stays), and answers it
+   * as it is now; undefined when no live key of the workspace has this id (revoked, expired,
+   * another workspace's). keys_version moves (its trigger), so admission sees the change at once.
+   */
+  async update(id: string, workspaceId: string, change: KeyChange, now: number): Promise<KeyListing | undefined> {
+    if (!storable(id)) return undefined; // as in roll
+    const updated = await this.x.write(function* (db, t): Op<KeyListing | undefined> {
+      const { apiKeys } = t;
+      const [changed] = yield* rows(
+        db
+          .update(apiKeys)
+          .set(change)
+          .where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, workspaceId), live(apiKeys, now)))
+          .returning({ id: apiKeys.id }),
+      );
+      if (!changed) return undefined;
+      return yield* row(listing(db, t).where(eq(apiKeys.id, id)));
+    });
+    if (updated) await this.changed();
+    return updated;
   }
 
   /** Every key, oldest first, without hashes. */
