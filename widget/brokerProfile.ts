@@ -62,6 +62,9 @@ export class BrokerProfileView extends BrokerElement {
         display: grid;
         gap: 0.5rem;
       }
+      .contact {
+        margin-top: 1rem;
+      }
       .contact a {
         overflow-wrap: anywhere;
       }
@@ -181,7 +184,7 @@ export class BrokerProfileView extends BrokerElement {
       ${this.quoteOpen ? this.renderQuote(profile) : nothing}
       <ul class="contact" part="contact">
         <li><a href=${`tel:${profile.phone}`} aria-label=${t("callBroker", { phone: formatPhone(profile.phone) })}>☎ ${formatPhone(profile.phone)}</a></li>
-        ${website ? html`<li><a href=${website} target="_blank" rel="noopener noreferrer">${t("website")}: ${hostOf(website)}</a></li>` : nothing}
+        ${website ? html`<li><a href=${website} target="_blank" rel="noopener noreferrer">${t("websiteAt", { host: hostOf(website) })}</a></li>` : nothing}
         ${profile.email ? html`<li><a href=${`mailto:${profile.email}`}>${profile.email}</a></li>` : nothing}
       </ul>
       <dl class="facts">
@@ -237,7 +240,7 @@ export class BrokerProfileView extends BrokerElement {
   }
 
   private renderSkeleton() {
-    return html`<div class="skeleton" part="skeleton" aria-hidden="true" inert>
+    return html`<div class="skeleton" part="skeleton loading" aria-hidden="true" inert>
       <div class="top">${bone("round")}<div class="grow"><h2>${bone("half")}</h2>${bone("short")}</div></div>
       <p>${bone()}${bone()}${bone("half")}</p>
     </div>`;

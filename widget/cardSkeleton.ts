@@ -12,7 +12,7 @@ export const CARD_SKELETON_DEFAULT = 12;
  * (the cards have a fixed height) and the Show more row, in the real list's classes.
  */
 export function renderCardSkeletons(count: number) {
-  return html`<div class="skeleton" part="skeleton" aria-hidden="true" inert>
+  return html`<div class="skeleton" part="skeleton loading" aria-hidden="true" inert>
     <p class="muted count">${bone("short")}</p>
     <ul class="cards">
       ${repeat(count, () => html`<li>

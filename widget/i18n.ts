@@ -160,7 +160,7 @@ const en = {
   mainOffice: "Main office",
   mapOf: "Map of the {city} office",
   callBroker: "Call {phone}",
-  website: "Website",
+  websiteAt: "Website: {host}",
   languagesSpoken: "Languages",
   specialties: "Specialties",
   founded: "Founded",
@@ -179,6 +179,8 @@ const en = {
   priceLabel: "Price",
   "language.English": "English",
   "language.French": "French",
+  "problem.serverKey":
+    "Site owner: this page carries a server key, which anyone can read in the page's source, so the directory refuses it here. Create an embed key for this site's origin (the console's Copy embed code) and put that in data-key.",
   serverSaid: "Server message: {message}",
   retry: "Try again",
 };
@@ -344,7 +346,7 @@ const fr: Record<MessageKey, string> = {
   mainOffice: "Bureau principal",
   mapOf: "Carte du bureau de {city}",
   callBroker: "Appeler le {phone}",
-  website: "Site Web",
+  websiteAt: "Site Web : {host}",
   languagesSpoken: "Langues",
   specialties: "Spécialités",
   founded: "Fondation",
@@ -363,6 +365,8 @@ const fr: Record<MessageKey, string> = {
   priceLabel: "Prix",
   "language.English": "Anglais",
   "language.French": "Français",
+  "problem.serverKey":
+    "Propriétaire du site : cette page contient une clé de serveur, que n’importe qui peut lire dans sa source ; le répertoire la refuse donc ici. Créez une clé d’intégration pour l’origine de ce site (« Copier le code d’intégration » dans la console) et mettez-la dans data-key.",
   serverSaid: "Message du serveur : {message}",
   retry: "Réessayer",
 };

@@ -34,6 +34,11 @@ export const quoteComparisonStyles = css`
   .comparison thead th {
     font-size: 1rem;
   }
+  /* Row labels are single words: never broken inside one. */
+  .comparison tbody th {
+    overflow-wrap: normal;
+    white-space: nowrap;
+  }
 `;
 
 /**

@@ -432,7 +432,7 @@ export class BrokerReviews extends BrokerElement {
   /** The summary, histogram, sort menu and review cards of the answer to come, in grey. */
   private renderSkeleton() {
     const { t } = this;
-    return html`<div class="skeleton" part="skeleton" aria-hidden="true" inert>
+    return html`<div class="skeleton" part="skeleton loading" aria-hidden="true" inert>
       <div class="summary">
         ${bone("round")}
         <div class="grow">

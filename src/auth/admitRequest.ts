@@ -160,7 +160,7 @@ function checkStored(deps: AdmissionDeps, credentials: RequestCredentials, store
     return reject(
       "server_key_in_browser",
       `This is a server key (it has no origins list), sent from the web page ${JSON.stringify(origin.slice(0, 200))}: anyone reading that page's source would have it. ` +
-        "Keep it on your server; for a page, create an embed key with --origins (broker-directory keys create --origins https://your-site.example) or use the console's \"Copy embed code\".",
+        "Keep it on your server; for a page, create an embed key with --origins (broker-directory keys create --workspace NAME --origins https://your-site.example) or use the console's \"Copy embed code\".",
     );
   }
 

@@ -194,12 +194,12 @@ describe("skeletons", () => {
       return json(200, { data: [card], total: 1 });
     }).restore;
     const el = await mount<BrokerDirectory>(`<broker-directory api-key="k" api-base="https://d.example" limit="4"></broker-directory>`);
-    const skeleton = await until(() => shadow(el).querySelector("[part=skeleton]"));
+    const skeleton = await until(() => shadow(el).querySelector("[part~=skeleton]"));
     expect(skeleton.getAttribute("aria-hidden")).toBe("true");
     expect(skeleton.querySelectorAll(".card")).toHaveLength(4);
     release();
     await until(() => shadow(el).querySelector("[part=card]"));
-    expect(shadow(el).querySelector("[part=skeleton]")).toBeNull();
+    expect(shadow(el).querySelector("[part~=skeleton]")).toBeNull();
   });
 
   test("the default count is the server's default page", async () => {

@@ -43,10 +43,10 @@ test("while the first page loads, a skeleton of the page's size stands in, hidde
     return page(call);
   }).restore;
   const el = await mount<BrokerReviews>(`<broker-reviews api-key="k" api-base="https://d.example" broker="b" limit="3"></broker-reviews>`);
-  const skeleton = await until(() => shadow(el).querySelector("[part=skeleton]"));
+  const skeleton = await until(() => shadow(el).querySelector("[part~=skeleton]"));
   expect(skeleton.getAttribute("aria-hidden")).toBe("true");
   expect(skeleton.querySelectorAll(".review")).toHaveLength(3);
   release();
   await until(() => shadow(el).querySelector("[part=review]"));
-  expect(shadow(el).querySelector("[part=skeleton]")).toBeNull();
+  expect(shadow(el).querySelector("[part~=skeleton]")).toBeNull();
 });
