@@ -74,6 +74,8 @@ export class BrokerElement extends LitElement {
     if (error instanceof SetupProblem) return this.t(error.key);
     if (!(error instanceof ApiError)) return this.t("problem.server");
     if (error.status === 0) return this.t("problem.network");
+    // A server key pasted into data-key: the fix is another kind of key, not another origin.
+    if (error.code === "server_key_in_browser") return this.t("problem.serverKey");
     if (error.status === 401 || error.status === 403 || error.status === 404 || error.status === 429) {
       return this.t(`problem.${error.status}`);
     }

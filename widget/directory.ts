@@ -10,6 +10,10 @@ import { formatNumber } from "./format.ts";
 import { normalizePostalCode } from "./postalCode.ts";
 import { findProvince } from "./provinces.ts";
 import { renderBrokerCard } from "./brokerCard.ts";
+import { CARD_SKELETON_DEFAULT, renderCardSkeletons } from "./cardSkeleton.ts";
+import "./profileDialog.ts";
+import type { BrokerProfileDialog } from "./profileDialog.ts";
+import { skeletonStyles } from "./skeleton.ts";
 import type { BrokerCard, BrokerPage, BrokerSort, BrokersQuery, FacetCounts } from "./types.ts";
 
 /** invalid: the server refused a filter (422); its message shows beside that control. */
@@ -23,6 +27,13 @@ const TYPING_PAUSE_MS = 300;
  * postal-code field, province and insurance-type filters with facet counts, a sort menu and
  * Show more paging. Each card links through the `link` pattern ("#{slug}" by default) and
  * fires a cancelable broker-widget:select first, so a host page can open its own view instead.
+ * With the default pattern the card opens the broker's profile in a dialog (<broker-profile-dialog>),
+ * and the address's #slug opens it too (a shared link, the Forward button).
+ *
+ * @csspart cards - the list of cards
+ * @csspart card - one broker card
+ * @csspart skeleton - the loading placeholder (cards of the final size)
+ * @fires broker-widget:select - cancelable, before a card's link is followed
  */
 export class BrokerDirectory extends BrokerElement {
   static override properties: PropertyDeclarations = {
@@ -47,6 +58,7 @@ export class BrokerDirectory extends BrokerElement {
   };
   static override styles = [
     ...BrokerElement.styles,
+    skeletonStyles,
     css`
       .filters {
         margin-bottom: 1rem;
@@ -59,11 +71,13 @@ export class BrokerDirectory extends BrokerElement {
         gap: 0.75rem;
         grid-template-columns: repeat(auto-fill, minmax(min(100%, 16rem), 1fr));
       }
+      /* A fixed height, the skeleton's too: the page does not move when the cards arrive. */
       .card {
         display: flex;
         flex-direction: column;
         gap: 0.5rem;
-        height: 100%;
+        height: 13.5rem;
+        overflow: hidden;
         padding: 0.875rem;
         border: 1px solid var(--_border);
         border-radius: var(--_radius);
@@ -78,6 +92,30 @@ export class BrokerDirectory extends BrokerElement {
         font-size: 1.0625rem;
         margin: 0;
         overflow-wrap: anywhere;
+        display: -webkit-box;
+        -webkit-box-orient: vertical;
+        -webkit-line-clamp: 2;
+        overflow: hidden;
+      }
+      .head > div {
+        min-width: 0;
+        flex: 1;
+      }
+      .place {
+        display: block;
+        overflow: hidden;
+        white-space: nowrap;
+        text-overflow: ellipsis;
+      }
+      .card .chips {
+        max-height: 3.25rem;
+        overflow: hidden;
+      }
+      .count {
+        min-height: 1.3rem;
+      }
+      .more {
+        min-height: 44px;
       }
       .name a {
         text-decoration: none;
@@ -149,6 +187,8 @@ export class BrokerDirectory extends BrokerElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    window.removeEventListener("popstate", this.onHistory);
+    window.removeEventListener("hashchange", this.onHistory);
     this.typingQ.cancel();
     this.typingNear.cancel();
     this.controller?.abort();
@@ -171,8 +211,13 @@ export class BrokerDirectory extends BrokerElement {
       // Counts only change with the filters, not with the page.
       facets: page === 1 ? FILTER_FACETS.join(",") : undefined,
       page: page > 1 ? page : undefined,
-      limit: this.limit && this.limit > 0 ? Math.min(Math.floor(this.limit), 50) : undefined,
+      limit: this.limit && this.limit > 0 ? this.pageSize : undefined,
     };
+  }
+
+  /** Cards per page: the limit attribute (at most 50), else the server's default. */
+  private get pageSize(): number {
+    return this.limit && this.limit > 0 ? Math.min(Math.floor(this.limit), 50) : CARD_SKELETON_DEFAULT;
   }
 
   private async fetchPage(page: number, signal: AbortSignal): Promise<BrokerPage> {
@@ -198,6 +243,7 @@ export class BrokerDirectory extends BrokerElement {
       this.fieldErrors = {};
       this.status = "ready";
       this.announceCount();
+      void this.openFromLocation();
     } catch (error) {
       if (isAbort(error)) return;
       if (error instanceof ApiError && error.status === 422) {
@@ -291,13 +337,44 @@ export class BrokerDirectory extends BrokerElement {
   }
 
   private onSelect(event: MouseEvent, broker: BrokerCard, href: string): void {
-    if (!this.emit("broker-widget:select", { kind: "broker", broker, href }, true)) event.preventDefault();
+    if (!this.emit("broker-widget:select", { kind: "broker", broker, href }, true)) {
+      event.preventDefault();
+      return;
+    }
+    // The default link is a fragment of this page: the profile opens here instead of a jump.
+    if (this.link) return;
+    event.preventDefault();
+    void this.profileDialog?.open(broker.slug, broker.name, event.currentTarget as HTMLElement, href);
+  }
+
+  private get profileDialog(): BrokerProfileDialog | null {
+    return this.renderRoot.querySelector("broker-profile-dialog");
+  }
+
+  /** #slug of a listed broker in the address (a shared link, Forward): its profile opens. */
+  private readonly onHistory = () => void this.openFromLocation();
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener("popstate", this.onHistory);
+    window.addEventListener("hashchange", this.onHistory);
+  }
+
+  private async openFromLocation(): Promise<void> {
+    if (this.link || !location.hash || this.profileDialog?.isOpen) return;
+    const index = this.brokers.findIndex((b) => this.href(b.slug) === location.hash);
+    const broker = this.brokers[index];
+    if (!broker) return;
+    await this.updateComplete;
+    const opener = this.renderRoot.querySelectorAll<HTMLElement>("[part~=card-link]")[index];
+    await this.profileDialog?.open(broker.slug, broker.name, opener, location.hash);
   }
 
   override render() {
     // Filters are no use while the key itself is refused; only the owner's notice remains.
     const refused = this.status === "failed" && (this.error instanceof SetupProblem || (this.error instanceof ApiError && [401, 403].includes(this.error.status)));
-    return html`${this.renderLive()}${refused ? nothing : this.renderFilters()}${this.renderBody()}`;
+    return html`${this.renderLive()}${refused ? nothing : this.renderFilters()}${this.renderBody()}
+      <broker-profile-dialog .apiKey=${this.apiKey} .apiBase=${this.apiBase} .theme=${this.theme} lang=${this.language}></broker-profile-dialog>`;
   }
 
   private renderFilters() {
@@ -334,13 +411,11 @@ export class BrokerDirectory extends BrokerElement {
         ${this.fieldErrors.other ? html`<p class="muted">${t("serverSaid", { message: this.fieldErrors.other })}</p>` : nothing}
       </div>`;
     }
-    if (this.status === "loading" && this.brokers.length === 0) {
-      return html`<p class="muted" part="loading">${t("loadingBrokers")}</p>`;
-    }
+    if (this.status === "loading" && this.brokers.length === 0) return renderCardSkeletons(this.pageSize);
     if (this.brokers.length === 0) return html`<p class="notice" part="empty">${t("noBrokers")}</p>`;
     const more = this.brokers.length < this.total;
     return html`<div aria-busy=${this.status === "loading" || this.loadingMore ? "true" : "false"}>
-      <p class="muted" part="count">
+      <p class="muted count" part="count">
         ${t("brokersShown", { n: formatNumber(this.language, this.brokers.length), total: formatNumber(this.language, this.total) })}
       </p>
       <ul class="cards" part="cards">
@@ -350,18 +425,18 @@ export class BrokerDirectory extends BrokerElement {
         })}
       </ul>
       ${this.moreError ? this.renderProblem(this.moreError, () => void this.loadMore()) : nothing}
-      ${more && !this.moreError
-        ? html`<div class="actions">
-            <button
+      <div class="actions more">
+        ${more && !this.moreError
+          ? html`<button
               class="secondary"
               part="button show-more"
               aria-disabled=${this.loadingMore ? "true" : "false"}
               @click=${() => void this.loadMore()}
             >
               ${this.loadingMore ? t("loadingBrokers") : t("showMore")}
-            </button>
-          </div>`
-        : nothing}
+            </button>`
+          : nothing}
+      </div>
     </div>`;
   }
 

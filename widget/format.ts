@@ -26,3 +26,9 @@ export function formatDate(lang: Lang, iso: string, withTime = false): string {
 export function formatDistance(lang: Lang, km: number): string {
   return new Intl.NumberFormat(localeOf(lang), { style: "unit", unit: "kilometer", maximumFractionDigits: 1 }).format(km);
 }
+
+/** A North American E.164 number as Canadians write it ("+14165550100" → "416-555-0100"); any other text unchanged. */
+export function formatPhone(e164: string): string {
+  const match = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(e164);
+  return match ? `${match[1]}-${match[2]}-${match[3]}` : e164;
+}

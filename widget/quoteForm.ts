@@ -6,6 +6,8 @@ import { changedControl, focusFirstInvalid, renderField, type FieldView } from "
 import { formatMoney } from "./format.ts";
 import { isMessageKey, isSingular, lineLabel } from "./i18n.ts";
 import "./leadForm.ts";
+import { MAX_COMPARED, quoteComparisonStyles } from "./quoteComparison.ts";
+import { priceText } from "./quotePrice.ts";
 import { quoteResultsStyles, renderQuoteResults } from "./quoteResults.ts";
 import { findProvince, PROVINCES } from "./provinces.ts";
 import type { CarrierQuote, QuoteResult } from "./types.ts";
@@ -30,10 +32,13 @@ export class BrokerQuoteForm extends BrokerElement {
     error: { state: true },
     leadOpen: { state: true },
     leadNotes: { state: true },
+    compared: { state: true },
+    comparing: { state: true },
   };
   static override styles = [
     ...BrokerElement.styles,
     quoteResultsStyles,
+    quoteComparisonStyles,
     css`
       fieldset {
         border: 0;
@@ -63,6 +68,9 @@ export class BrokerQuoteForm extends BrokerElement {
   declare error: unknown;
   declare leadOpen: boolean;
   declare leadNotes: string;
+  /** carrierSlugs ticked for the side-by-side comparison (at most MAX_COMPARED). */
+  declare compared: readonly string[];
+  declare comparing: boolean;
   /** The Idempotency-Key of each quote request this form sends: a double click or a retry makes one quote. */
   private readonly submissions = new SubmissionKeys();
 
@@ -73,6 +81,8 @@ export class BrokerQuoteForm extends BrokerElement {
     this.phase = "form";
     this.leadOpen = false;
     this.leadNotes = "";
+    this.compared = [];
+    this.comparing = false;
   }
 
   private get line(): QuoteLine {
@@ -125,6 +135,8 @@ export class BrokerQuoteForm extends BrokerElement {
       this.result = answer.data;
       this.phase = "results";
       this.leadOpen = false;
+      this.compared = [];
+      this.comparing = false;
       const n = answer.data.quotes.length;
       this.announce(n === 0 ? this.t("noQuotes") : this.t(isSingular(this.language, n) ? "quotesOne" : "quotesMany", { n }));
       this.emit("broker-widget:quote", { ...answer.data, province: this.provinceCode });
@@ -161,7 +173,8 @@ export class BrokerQuoteForm extends BrokerElement {
       const detail = { kind: "quote", quoteId: this.result?.quoteId, quote };
       // A host that handles the choice itself calls preventDefault(); then we stay out of the way.
       if (!this.emit("broker-widget:select", detail, true)) return;
-      this.leadNotes = this.t("interestedIn", { carrier: quote.carrier, monthly: formatMoney(this.language, quote.monthlyPremium) });
+      const line = this.result?.insuranceLine ?? this.line;
+      this.leadNotes = this.t("interestedIn", { carrier: quote.carrier, price: priceText(this.t, this.language, line, quote) });
     }
     this.leadOpen = true;
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>("broker-lead-form")?.focus());
@@ -176,6 +189,10 @@ export class BrokerQuoteForm extends BrokerElement {
       result,
       onContact: (quote) => this.openLead(quote),
       onEdit: () => (this.phase = "form"),
+      compared: this.compared,
+      onToggleCompare: (slug) => this.toggleCompare(slug),
+      comparing: this.comparing,
+      onCompare: (open) => void this.showComparison(open),
       lead: this.leadOpen
         ? html`<broker-lead-form
             exportparts="lead-form, lead-done, field, label, input, select, error, button, problem"
@@ -190,6 +207,19 @@ export class BrokerQuoteForm extends BrokerElement {
           ></broker-lead-form>`
         : undefined,
     })}`;
+  }
+
+  private toggleCompare(slug: string): void {
+    const compared = this.compared.includes(slug) ? this.compared.filter((s) => s !== slug) : [...this.compared, slug].slice(0, MAX_COMPARED);
+    this.compared = compared;
+    if (compared.length < 2) this.comparing = false;
+  }
+
+  /** Opening moves focus to the table's heading; closing, back to the Compare button's place (the results heading). */
+  private async showComparison(open: boolean): Promise<void> {
+    this.comparing = open;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>(open ? "#comparison-heading" : "[part~=compare]")?.focus();
   }
 
   private fieldView(rule: FieldRule): FieldView {

@@ -3,16 +3,26 @@ import { ApiError, apiRequest } from "./api.ts";
 import { BrokerElement, defineOnce, isAbort, SetupProblem } from "./base.ts";
 import { REVIEW_SORTS } from "./discovery.ts";
 import { changedControl, renderField } from "./formField.ts";
-import { formatDate } from "./format.ts";
-import { renderHistogram, sizeBars, starsLabel } from "./histogram.ts";
+import { formatDate, formatNumber } from "./format.ts";
+import { renderHistogram, sizeBars, STAR_VALUES, starsLabel } from "./histogram.ts";
+import { bone, repeat, skeletonStyles } from "./skeleton.ts";
 import { ratingSummary, safeImageUrl, starRating, verifiedBadge } from "./stars.ts";
-import type { BrokerSummary, Review, ReviewSort, ReviewsQuery } from "./types.ts";
+import type { BrokerSummary, Review, ReviewPage, ReviewSort, ReviewsQuery } from "./types.ts";
 
 type Status = "loading" | "ready" | "failed";
 
+const DEFAULT_LIMIT = 5;
+
 /**
  * <broker-reviews broker="slug">: a broker's rating summary, its per-star histogram (each bar
- * filters the list to that many stars) and its reviews in the order the sort menu asks for.
+ * filters the list to that many stars), its reviews in the order the sort menu asks for, and
+ * Show more. While the first answer is on its way a skeleton of the same size stands in; each
+ * review card has a fixed height (long texts fold behind Read more), so nothing jumps.
+ *
+ * @csspart review-list - the list of reviews
+ * @csspart review - one review card
+ * @csspart show-more - the Show more button
+ * @csspart skeleton - the loading placeholder
  */
 export class BrokerReviews extends BrokerElement {
   static override properties: PropertyDeclarations = {
@@ -22,11 +32,17 @@ export class BrokerReviews extends BrokerElement {
     rating: { state: true },
     summary: { state: true },
     reviews: { state: true },
+    total: { state: true },
     status: { state: true },
     error: { state: true },
+    loadingMore: { state: true },
+    moreError: { state: true },
+    expanded: { state: true },
+    folded: { state: true },
   };
   static override styles = [
     ...BrokerElement.styles,
+    skeletonStyles,
     css`
       .summary {
         display: flex;
@@ -37,6 +53,12 @@ export class BrokerReviews extends BrokerElement {
       .summary h2 {
         margin: 0;
         overflow-wrap: anywhere;
+        /* Two lines reserved, so a long name does not push the page down once it arrives. */
+        min-height: 2.5em;
+        display: -webkit-box;
+        -webkit-box-orient: vertical;
+        -webkit-line-clamp: 2;
+        overflow: hidden;
       }
       .list {
         list-style: none;
@@ -45,15 +67,56 @@ export class BrokerReviews extends BrokerElement {
         display: grid;
         gap: 0.75rem;
       }
+      /* A fixed height: the skeleton's cards and the real ones take the same room. */
       .review {
+        display: flex;
+        flex-direction: column;
+        height: 12.5rem;
         padding: 0.875rem;
         border: 1px solid var(--_border);
         border-radius: var(--_radius);
         background: var(--_surface);
       }
+      .review.open {
+        height: auto;
+      }
       .review h3 {
         margin: 0.25rem 0;
-        overflow-wrap: anywhere;
+        overflow: hidden;
+        white-space: nowrap;
+        text-overflow: ellipsis;
+      }
+      .review .meta {
+        overflow: hidden;
+        white-space: nowrap;
+        text-overflow: ellipsis;
+      }
+      .review:not(.open) .body {
+        display: -webkit-box;
+        -webkit-box-orient: vertical;
+        -webkit-line-clamp: 3;
+        overflow: hidden;
+      }
+      .review .fold {
+        margin-top: auto;
+        align-self: flex-start;
+        min-height: 32px;
+        padding: 0.125rem 0.5rem;
+      }
+      .review .fold[hidden] {
+        display: block;
+        visibility: hidden;
+      }
+      .grow {
+        flex: 1;
+      }
+      .reviews-footer {
+        min-height: 44px;
+        margin-top: 0.75rem;
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem 1rem;
+        align-items: center;
       }
       .histogram {
         display: grid;
@@ -139,15 +202,28 @@ export class BrokerReviews extends BrokerElement {
   declare rating: number | undefined;
   declare summary: BrokerSummary | undefined;
   declare reviews: Review[];
+  /** How many reviews match (the star filter included): Show more stays while fewer are shown. */
+  declare total: number;
   declare status: Status;
   declare error: unknown;
+  declare loadingMore: boolean;
+  declare moreError: unknown;
+  /** Reviews unfolded by the visitor (Read more). */
+  declare expanded: ReadonlySet<string>;
+  /** Reviews whose text does not fit the card (measured after each render): only they offer Read more. */
+  declare folded: ReadonlySet<string>;
+  private page = 1;
   private controller: AbortController | undefined;
 
   constructor() {
     super();
     this.reviews = [];
+    this.total = 0;
     this.status = "loading";
     this.sort = "newest";
+    this.loadingMore = false;
+    this.expanded = new Set();
+    this.folded = new Set();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -161,6 +237,69 @@ export class BrokerReviews extends BrokerElement {
 
   protected override updated(): void {
     sizeBars(this.renderRoot);
+    // Which texts overflow their three lines depends on the width: measured, not guessed.
+    const folded = new Set<string>();
+    for (const body of this.renderRoot.querySelectorAll<HTMLElement>("[data-review] .body")) {
+      const id = body.closest<HTMLElement>("[data-review]")?.dataset.review;
+      if (id && (this.expanded.has(id) || body.scrollHeight > body.clientHeight + 1)) folded.add(id);
+    }
+    if (folded.size !== this.folded.size || [...folded].some((id) => !this.folded.has(id))) this.folded = folded;
+  }
+
+  private get pageSize(): number {
+    return this.limit && this.limit > 0 ? Math.min(Math.floor(this.limit), 50) : DEFAULT_LIMIT;
+  }
+
+  private async fetchPage(page: number, signal: AbortSignal): Promise<ReviewPage> {
+    if (!this.broker) throw new SetupProblem("problem.missingBroker");
+    const query: ReviewsQuery = {
+      broker: this.broker,
+      sort: this.sort === "newest" ? undefined : this.sort,
+      rating: this.rating,
+      page: page > 1 ? page : undefined,
+      limit: this.limit ? this.pageSize : undefined,
+    };
+    const answer = await apiRequest<{ data: ReviewPage }>(this.apiConfig(), "/embed/reviews", { query, signal });
+    if (!answer?.data?.broker || !Array.isArray(answer.data.reviews)) throw new ApiError(502, "unexpected answer from /embed/reviews");
+    return answer.data;
+  }
+
+  /** Show more: appends the next page and moves focus to its first review, so keyboard users read on from there. */
+  async loadMore(): Promise<void> {
+    if (this.status !== "ready" || this.loadingMore) return;
+    const controller = (this.controller = new AbortController());
+    this.loadingMore = true;
+    this.moreError = undefined;
+    this.announce(this.t("loadingReviews"));
+    try {
+      const answer = await this.fetchPage(this.page + 1, controller.signal);
+      const shown = new Set(this.reviews.map((r) => r.id));
+      const added = answer.reviews.filter((r) => !shown.has(r.id));
+      const firstNew = this.reviews.length;
+      this.reviews = [...this.reviews, ...added];
+      // An empty page means reviews were hidden meanwhile: stop offering more.
+      this.total = added.length === 0 ? this.reviews.length : (answer.total ?? this.reviews.length);
+      this.page += 1;
+      this.loadingMore = false;
+      this.announce(this.shownText());
+      await this.updateComplete;
+      this.renderRoot.querySelectorAll<HTMLElement>("[part~=review]")[firstNew]?.focus();
+    } catch (error) {
+      if (isAbort(error)) return;
+      this.loadingMore = false;
+      this.moreError = error;
+      this.announce(this.problemMessage(error));
+    }
+  }
+
+  private shownText(): string {
+    return this.t("reviewsShown", { n: formatNumber(this.language, this.reviews.length), total: formatNumber(this.language, this.total) });
+  }
+
+  private toggle(id: string): void {
+    const expanded = new Set(this.expanded);
+    if (!expanded.delete(id)) expanded.add(id);
+    this.expanded = expanded;
   }
 
   override disconnectedCallback(): void {
@@ -172,22 +311,18 @@ export class BrokerReviews extends BrokerElement {
     this.controller?.abort();
     const controller = (this.controller = new AbortController());
     this.status = "loading";
+    this.loadingMore = false;
+    this.moreError = undefined;
     try {
       if (!this.broker) throw new SetupProblem("problem.missingBroker");
       this.announce(this.t("loadingReviews"));
-      const query: ReviewsQuery = {
-        broker: this.broker,
-        sort: this.sort === "newest" ? undefined : this.sort,
-        rating: this.rating,
-        limit: this.limit && this.limit > 0 ? Math.min(Math.floor(this.limit), 50) : undefined,
-      };
-      const answer = await apiRequest<{ data: { broker: BrokerSummary; reviews: Review[] } }>(this.apiConfig(), "/embed/reviews", {
-        query,
-        signal: controller.signal,
-      });
-      if (!answer?.data?.broker || !Array.isArray(answer.data.reviews)) throw new ApiError(502, "unexpected answer from /embed/reviews");
-      this.summary = answer.data.broker;
-      this.reviews = answer.data.reviews;
+      const answer = await this.fetchPage(1, controller.signal);
+      this.summary = answer.broker;
+      this.reviews = answer.reviews;
+      // An older server sends no total: then there is no Show more.
+      this.total = answer.total ?? answer.reviews.length;
+      this.page = 1;
+      this.expanded = new Set();
       this.status = "ready";
       this.announce(this.listHeadline() ?? (this.reviews.length ? this.t("reviewsOf", { name: this.summary.name }) : this.t("noReviews")));
     } catch (error) {
@@ -254,7 +389,7 @@ export class BrokerReviews extends BrokerElement {
     const { t } = this;
     if (this.status === "failed") return this.renderProblem(this.error, () => void this.load());
     // A new order or filter keeps the summary and the list in place (marked busy) until the answer.
-    if (!this.summary) return html`<p class="muted" part="loading">${t("loadingReviews")}</p>`;
+    if (!this.summary) return this.renderSkeleton();
     const broker = this.summary;
     const photo = safeImageUrl(broker.photoUrl);
     return html`<section part="reviews" aria-labelledby="heading">
@@ -272,21 +407,65 @@ export class BrokerReviews extends BrokerElement {
       ${this.renderControls(broker)}
       ${this.reviews.length === 0
         ? html`<p class="notice" part="empty">${this.rating === undefined ? t("noReviews") : this.listHeadline()}</p>`
-        : html`<ul class="list" part="review-list" aria-busy=${this.status === "loading" ? "true" : "false"}>
-            ${this.reviews.map((review) => this.renderReview(review))}
-          </ul>`}
+        : html`<ul class="list" part="review-list" aria-busy=${this.status === "loading" || this.loadingMore ? "true" : "false"}>
+              ${this.reviews.map((review) => this.renderReview(review))}
+            </ul>
+            ${this.renderFooter()}`}
     </section>`;
+  }
+
+  /** "Showing 5 of 20 reviews." and Show more (or the problem that stopped it). */
+  private renderFooter() {
+    const { t } = this;
+    const more = this.reviews.length < this.total;
+    return html`${this.moreError ? this.renderProblem(this.moreError, () => void this.loadMore()) : nothing}
+      <div class="reviews-footer">
+        <p class="muted" part="count">${this.shownText()}</p>
+        ${more && !this.moreError
+          ? html`<button class="secondary" part="button show-more" aria-disabled=${this.loadingMore ? "true" : "false"} @click=${() => void this.loadMore()}>
+              ${this.loadingMore ? t("loadingReviews") : t("moreReviews")}
+            </button>`
+          : nothing}
+      </div>`;
+  }
+
+  /** The summary, histogram, sort menu and review cards of the answer to come, in grey. */
+  private renderSkeleton() {
+    const { t } = this;
+    return html`<div class="skeleton" part="skeleton loading" aria-hidden="true" inert>
+      <div class="summary">
+        ${bone("round")}
+        <div class="grow">
+          <h2>${bone("half")}</h2>
+          <div>${bone("short")}</div>
+        </div>
+      </div>
+      <div class="histogram">
+        ${STAR_VALUES.map((n) => html`<span class="bar"><span class="bar-stars">${n} ★</span><span class="bar-track"></span><span class="bar-count">${bone()}</span></span>`)}
+      </div>
+      <div class="controls">
+        <div class="sort">${renderField({ name: "sort", control: "select", label: t("sortReviews"), value: "", options: [] })}</div>
+      </div>
+      <ul class="list">
+        ${repeat(this.pageSize, () => html`<li><div class="review">${bone("short")}<h3>${bone("half")}</h3><p>${bone("short")}</p><p>${bone()}${bone()}</p></div></li>`)}
+      </ul>
+      <div class="reviews-footer"><p class="muted">${bone("short")}</p></div>
+    </div>`;
   }
 
   // Every API string goes through a text binding: review content such as <img onerror=…> stays text.
   private renderReview(review: Review) {
     const { t, language } = this;
+    const open = this.expanded.has(review.id);
     return html`<li>
-      <article class="review" part="review">
+      <article class="review ${open ? "open" : ""}" part="review" tabindex="-1" data-review=${review.id}>
         ${starRating(t, language, review.rating)}
-        <h3>${review.title}</h3>
-        <p class="muted">${t("reviewBy", { name: review.authorName })} · <time datetime=${review.createdAt}>${formatDate(language, review.createdAt)}</time></p>
+        <h3 title=${review.title}>${review.title}</h3>
+        <p class="muted meta">${t("reviewBy", { name: review.authorName })} · <time datetime=${review.createdAt}>${formatDate(language, review.createdAt)}</time></p>
         <p class="body">${review.content}</p>
+        <button type="button" class="secondary fold" part="button read-more" aria-expanded=${open ? "true" : "false"} ?hidden=${!this.folded.has(review.id)} @click=${() => this.toggle(review.id)}>
+          ${open ? t("readLess") : t("readMore")}
+        </button>
       </article>
     </li>`;
   }

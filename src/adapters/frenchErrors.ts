@@ -42,6 +42,8 @@ const FRENCH: Record<ErrorCode, (facts: MessageFacts) => string> = {
   embed_key_not_allowed: () => "Cette clé d’intégration ne fonctionne que sur /api/v1/embed/*, depuis ses origines autorisées. Utilisez ici une clé de serveur.",
   origin_missing: () => "Cette clé d’intégration ne fonctionne que depuis une page web d’une de ses origines autorisées ; la requête n’avait pas d’en-tête Origin.",
   origin_not_allowed: () => "Cette origine n’est pas autorisée ici. Ajoutez-la aux origines de la clé.",
+  server_key_in_browser: () =>
+    "Cette clé est une clé de serveur (sans liste d’origines) : une page web ne peut pas l’utiliser, sa source la montrerait à tous. Créez une clé d’intégration avec --origins (broker-directory keys create --workspace NAME --origins https://votre-site.example) ou copiez le code d’intégration depuis la console.",
   scope_missing: () => "Cette clé d’API n’a pas la portée (scope) qu’exige cette opération. Créez une clé qui l’inclut.",
   too_many_auth_failures: (facts) => `Trop de tentatives d’authentification échouées depuis cette adresse. ${retry(facts, "Réessayez plus tard.")}`,
   rate_limited: (facts) => `Limite de requêtes par minute de cette clé atteinte. ${retry(facts, "Réessayez dans quelques secondes.")}`,

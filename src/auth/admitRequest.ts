@@ -62,6 +62,11 @@ export interface RequestCredentials {
   origin: string | null;
   surface: Surface;
   /**
+   * This server's own origin as the request reached it (PUBLIC_URL, else its Host): a page of
+   * this server (/demo, /console) may use a server key, since its key never leaves this origin.
+   */
+  ownOrigin?: string;
+  /**
    * Where the request came from: its clientAddress is the socket's peer address (behind a
    * reverse proxy: the proxy's), read only when authentication fails (a lookup per request
    * otherwise cost as much as the rate limit).
@@ -147,6 +152,16 @@ function checkStored(deps: AdmissionDeps, credentials: RequestCredentials, store
     if (!stored.origins.includes(origin)) {
       return reject("origin_not_allowed", `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed for this key. Add it to the key's origins.`);
     }
+  }
+
+  // A server key sent by a web page is a key anyone can read from the page's source. MCP keeps
+  // its own Origin rule (--mcp-allowed-origins), checked before admission.
+  if (!stored.origins && origin && surface !== "mcp" && origin !== credentials.ownOrigin) {
+    return reject(
+      "server_key_in_browser",
+      `This is a server key (it has no origins list), sent from the web page ${JSON.stringify(origin.slice(0, 200))}: anyone reading that page's source would have it. ` +
+        "Keep it on your server; for a page, create an embed key with --origins (broker-directory keys create --workspace NAME --origins https://your-site.example) or use the console's \"Copy embed code\".",
+    );
   }
 
   const rate = deps.rateLimiter.consume(stored.id, stored.rateLimitPerMinute, now);

@@ -1,6 +1,7 @@
 import { getBroker } from "./brokers/getBroker.ts";
 import { searchBrokers } from "./brokers/searchBrokers.ts";
 import { listCarriers } from "./carriers/listCarriers.ts";
+import { embedBroker } from "./embed/embedBroker.ts";
 import { embedBrokers } from "./embed/embedBrokers.ts";
 import { embedReviews } from "./embed/embedReviews.ts";
 import { createLead } from "./leads/createLead.ts";
@@ -77,6 +78,7 @@ export const appRouter = router({
   }),
   embed: router({
     brokers: embedBrokers,
+    broker: embedBroker,
     reviews: embedReviews,
   }),
   // Issue 27 section 2: the directory's write API (directory:write, granted by the operator's CLI only).

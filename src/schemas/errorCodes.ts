@@ -36,6 +36,7 @@ const KIND_OF_CODE = {
   embed_key_not_allowed: "FORBIDDEN",
   origin_missing: "FORBIDDEN",
   origin_not_allowed: "FORBIDDEN",
+  server_key_in_browser: "FORBIDDEN",
   scope_missing: "FORBIDDEN",
   too_many_auth_failures: "TOO_MANY_REQUESTS",
   rate_limited: "TOO_MANY_REQUESTS",

@@ -42,5 +42,5 @@ test("a REST route and a tool take their scope, output schema and directoryRead 
     expect(tool.output).toBe(facts.output);
   }
   // The directory's reads, and only they, are kept by the adapters' caches.
-  expect(procedurePaths().filter((path) => procedureFacts(path).directoryRead)).toEqual(["brokers.search", "brokers.get", "reviews.list", "embed.brokers", "embed.reviews"]);
+  expect(procedurePaths().filter((path) => procedureFacts(path).directoryRead)).toEqual(["brokers.search", "brokers.get", "reviews.list", "embed.brokers", "embed.broker", "embed.reviews"]);
 });

@@ -137,6 +137,7 @@ const CASES: Case[] = [
   { code: "embed_key_not_allowed", send: async () => get("/api/v1/brokers", await freshKey(EMBED)) },
   { code: "origin_missing", send: async () => get("/api/v1/embed/brokers", await freshKey(EMBED)) },
   { code: "origin_not_allowed", send: async () => get("/api/v1/embed/brokers", await freshKey(EMBED), { Origin: "https://elsewhere.example" }) },
+  { code: "server_key_in_browser", send: async () => get("/api/v1/brokers", await freshKey(), { Origin: "https://evil.example" }) },
   { code: "scope_missing", send: async () => get("/api/v1/brokers", await freshKey({ scopes: ["reviews:read"] })) },
   {
     code: "rate_limited",

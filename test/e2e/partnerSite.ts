@@ -20,7 +20,8 @@ export interface WidgetTag {
 const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Pages are registered as path → list of widget tags; each page also has a plain heading. */
-export function startPartnerSite(directoryUrl: string, pages: Record<string, { lang?: string; widgets: WidgetTag[]; background?: string }>): PartnerSite {
+/** `footer`: the partner's content after the widgets, whose moves a layout-shift measurement sees. */
+export function startPartnerSite(directoryUrl: string, pages: Record<string, { lang?: string; widgets: WidgetTag[]; background?: string; footer?: string }>): PartnerSite {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -42,7 +43,7 @@ export function startPartnerSite(directoryUrl: string, pages: Record<string, { l
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Partner page</title>
 <style>body{margin:0;padding:16px;font-family:Georgia,serif;background:${page.background ?? "#faf7f2"}}
 /* A partner's global CSS that must not leak into the widget. */ input,select,button,h2,h3,p{color:#c00 !important;font-family:"Comic Sans MS",cursive}</style>
-</head><body><h1>Partner insurance blog</h1>${tags}</body></html>`;
+</head><body><h1>Partner insurance blog</h1>${tags}${page.footer ?? ""}</body></html>`;
       return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
     },
   });

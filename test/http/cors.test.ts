@@ -151,10 +151,11 @@ describe("embed keys stay in the embed API", () => {
     expect(((await denied.json()) as Failure).error).toContain("lacks the brokers:read scope");
   });
 
-  test("non-embed paths never answer CORS, even to a server key", async () => {
+  test("non-embed paths never answer CORS, even to a server key (which a page may not send: server_key_in_browser)", async () => {
     const serverKey = await server.createKey();
     const res = await server.request("/api/v1/brokers?limit=1", { key: serverKey, headers: { Origin: PARTNER } });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe("server_key_in_browser");
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
   });
 });

@@ -7,9 +7,12 @@ import { startTestServer, type TestServer } from "../support/server.ts";
 const lines: string[] = [];
 let server: TestServer;
 let key: string;
+/** A page's key: a server key sent with an Origin is refused before its body is read (server_key_in_browser). */
+let embedKey: string;
 beforeAll(async () => {
   server = await startTestServer({ app: { logger: createLogger("info", (line) => lines.push(line)) } });
   key = await server.createKey({ rateLimitPerMinute: 1_000_000 });
+  embedKey = await server.createKey({ origins: ["https://partner.example"], rateLimitPerMinute: 1_000_000 });
 });
 afterAll(() => server.close());
 
@@ -45,7 +48,7 @@ describe("a request target that makes no URL", () => {
 
 describe("limits we set below the runtime's", () => {
   test(`a path and query over ${MAX_TARGET_CHARS / 1024} KiB is a 414 JSON, with CORS on embed paths`, async () => {
-    const res = await server.request(`/api/v1/embed/brokers?x=${"a".repeat(MAX_TARGET_CHARS)}`, { key, headers: { Origin: "https://partner.example" } });
+    const res = await server.request(`/api/v1/embed/brokers?x=${"a".repeat(MAX_TARGET_CHARS)}`, { key: embedKey, headers: { Origin: "https://partner.example" } });
     expect(res.status).toBe(414);
     expect(((await res.json()) as { error: string }).error).toContain("KiB");
     expect(res.headers.get("access-control-allow-origin")).toBe("https://partner.example");
@@ -61,7 +64,7 @@ describe("limits we set below the runtime's", () => {
     const body = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     const res = await server.request("/api/v1/embed/leads", {
       method: "POST",
-      key,
+      key: embedKey,
       headers: { "Content-Type": "application/json", Origin: "https://partner.example" },
       body,
     });

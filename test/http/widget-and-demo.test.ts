@@ -33,6 +33,17 @@ test("GET /demo shows the three widgets with an embed key made for this server's
   expect(stored?.revokedAt).toBeNull();
 });
 
+test("/demo says beside its snippet that the key works on this origin only, dies with the process, and where to get one", async () => {
+  const html = await (await server.request("/demo")).text();
+  const note = /<p class="snippet-note"[^>]*>([\s\S]*?)<\/p>/.exec(html)?.[1] ?? "";
+  expect(html.indexOf('class="snippet-note"')).toBeGreaterThan(html.indexOf("<pre>"));
+  expect(note).toContain("only works here");
+  expect(note).toContain(new URL(server.url).origin);
+  expect(note).toContain("revoked when this server process stops");
+  expect(note).toContain("Copy embed code");
+  expect(note).toContain("--origins");
+});
+
 test("the demo key is an embed key: refused on server paths", async () => {
   const html = await (await server.request("/demo")).text();
   const key = /brk_[A-Za-z0-9_-]{43}/.exec(html)![0];

@@ -12,3 +12,5 @@ import "../../widget/quoteForm.ts";
 import "../../widget/leadForm.ts";
 import "../../widget/directory.ts";
 import "../../widget/reviews.ts";
+import "../../widget/brokerProfile.ts";
+import "../../widget/profileDialog.ts";

@@ -76,6 +76,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       authorization: request.headers.get("authorization"),
       origin: requestOrigin(request, info),
       surface: route.surface,
+      ownOrigin: info.baseUrl,
       client: info,
     });
     return admission instanceof Promise

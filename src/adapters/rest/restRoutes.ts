@@ -88,6 +88,14 @@ export const restRoutes: readonly RestRoute[] = [
   }),
   restRoute({
     method: "GET",
+    path: "/api/v1/embed/brokers/:slug",
+    surface: "embed",
+    procedure: "embed.broker",
+    summary: "A published broker's profile for the directory widget: the detail fields, picture and a map link per office",
+    envelope: "data",
+  }),
+  restRoute({
+    method: "GET",
     path: "/api/v1/embed/reviews",
     surface: "embed",
     procedure: "embed.reviews",

@@ -59,6 +59,7 @@ const STYLE = `
   h1 { margin: 0 0 .25rem; font-size: 1.5rem; }
   header p { margin: .25rem 0; max-width: 60rem; }
   pre { overflow-x: auto; background: #fff; border: 1px solid #c5cad1; border-radius: 8px; padding: .75rem; font-size: .8125rem; }
+  .snippet-note { max-width: 60rem; padding: .5rem .75rem; border-inline-start: 4px solid #b35c00; background: #fff6e5; }
   main { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 30rem), 1fr)); }
   section { padding: 1.5rem clamp(.5rem, 3vw, 2rem); display: grid; gap: 1.5rem; align-content: start; }
   section.dark { background: #0d0f12; color: #e9ecef; }
@@ -115,8 +116,13 @@ function pageWithWidgets(p: { key: string; lang: string; broker: string; nonce: 
   const body = `<header>
 <h1>Broker Directory widget demo</h1>
 <p>The light column is built from the partner snippet (one async script tag per widget); the dark column uses the custom
-elements directly. Clicking a broker card shows its reviews below (the page listens for <code>broker-widget:select</code>). ${langLink}</p>
+elements directly. Clicking a broker card opens its profile, and the page shows its reviews below too (it listens for <code>broker-widget:select</code>). ${langLink}</p>
 <pre>${snippet}</pre>
+<p class="snippet-note" id="snippet-note"><strong>This snippet only works here.</strong> Its key is this demo's own embed key: it is allowed on this server's origin
+(<code>${origin}</code>) only, and it is revoked when this server process stops. Pasted into your page it answers 403.
+For your site, open the console (<code>broker-directory console-link --workspace NAME</code>), create an embed key with your site's origin
+and use its <strong>Copy embed code</strong> button — or run <code>broker-directory keys create --workspace NAME --origins https://your-site.example</code>.
+Never put a server key (one without origins) in a page: the server refuses it from a browser.</p>
 </header>
 <main>
 <section class="light" aria-labelledby="light-title">
@@ -151,10 +157,8 @@ function demoScript(nonce: string, key: string, broker: string): string {
     for (const el of document.querySelectorAll("broker-reviews")) el.setAttribute("broker", slug);
   };
   document.addEventListener("broker-widget:select", (event) => {
-    if (event.detail && event.detail.kind === "broker") {
-      event.preventDefault();
-      showReviews(event.detail.broker.slug);
-    }
+    // Not cancelled: the directory opens the broker's profile as well.
+    if (event.detail && event.detail.kind === "broker") showReviews(event.detail.broker.slug);
   });
   // After "load", the async widget.js has run and every <broker-reviews> exists.
   if (!${literal(broker)}) addEventListener("load", () => {

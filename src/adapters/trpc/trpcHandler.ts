@@ -52,6 +52,7 @@ export function createTrpcHandler(services: Services) {
           authorization: request.headers.get("authorization"),
           origin: request.headers.get("origin"),
           surface: "trpc",
+          ownOrigin: info.baseUrl,
           client: info,
         });
         rate = admission.rate;

@@ -5,6 +5,7 @@ import { MAX_PAGE, wholeNumberParam } from "../../schemas/pagination.ts";
 import { checkDiscoveryInput, selectableFacets } from "../brokers/discoveryRules.ts";
 import { discoveryInput } from "../brokers/searchBrokers.ts";
 import { scopedProcedure } from "../trpc.ts";
+import { nearestOffice } from "./nearestOffice.ts";
 import { brokerPhotoUrl } from "./photoUrl.ts";
 
 export const EMBED_BROKERS_DEFAULT_LIMIT = 12;
@@ -27,6 +28,10 @@ export const embedBrokerSchema = brokerListItemSchema
     photoUrl: z.string().describe("Absolute URL of the broker's picture (an SVG monogram; no key needed)"),
     insuranceLines: z.array(z.string()),
     distanceKm: z.number().optional().describe("Only with near: km to the broker's nearest office within the radius, one decimal"),
+    nearestOffice: z
+      .object({ city: z.string(), province: z.string() })
+      .optional()
+      .describe("Only with near: the office distanceKm is measured to (city and province may differ from the primary office's)"),
   });
 
 export const embedBrokersOutput = z.object({
@@ -46,12 +51,17 @@ export const embedBrokers = scopedProcedure("brokers:read")
     const { items, total, facets } = ctx.services.brokers.search(query, page, limit);
     const lines = ctx.services.brokers.insuranceLinesOf(items.map((b) => b.id));
     const shown = selectableFacets(input, facets);
+    const near = input.near;
     return {
-      data: items.map(({ description: _description, ...b }) => ({
-        ...b,
-        photoUrl: brokerPhotoUrl(ctx.baseUrl, b.slug),
-        insuranceLines: lines.get(b.id) ?? [],
-      })),
+      data: items.map(({ description: _description, ...b }) => {
+        const office = near && b.distanceKm !== undefined ? nearestOffice(ctx.services.brokers.findBySlug(b.slug), near) : undefined;
+        return {
+          ...b,
+          photoUrl: brokerPhotoUrl(ctx.baseUrl, b.slug),
+          insuranceLines: lines.get(b.id) ?? [],
+          ...(office ? { nearestOffice: office } : {}),
+        };
+      }),
       total,
       ...(shown ? { facets: shown } : {}),
     };

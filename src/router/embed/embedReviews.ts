@@ -3,7 +3,7 @@ import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { z } from "zod";
 import { averageRating, brokerSlug, ratingSchema } from "../../schemas/broker.ts";
 import { reviewRatingParam, reviewSortParam } from "../../schemas/reviewParams.ts";
-import { wholeNumberParam } from "../../schemas/pagination.ts";
+import { MAX_PAGE, wholeNumberParam } from "../../schemas/pagination.ts";
 import { reviewSchema } from "../../schemas/review.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { brokerPhotoUrl } from "./photoUrl.ts";
@@ -15,6 +15,7 @@ export const embedReviewsInput = z.object({
   broker: brokerSlug,
   sort: reviewSortParam,
   rating: reviewRatingParam,
+  page: wholeNumberParam(1, MAX_PAGE).optional().default(1).describe("Page number, from 1 (default 1): the widget's Show more"),
   limit: wholeNumberParam(1, EMBED_REVIEWS_MAX_LIMIT)
     .optional()
     .default(EMBED_REVIEWS_DEFAULT_LIMIT)
@@ -33,6 +34,7 @@ export const embedReviewsOutput = z.object({
     distribution: ratingSchema.shape.distribution,
   }),
   reviews: z.array(reviewSchema.omit({ brokerId: true })).describe("Published reviews in the order asked for (the latest first by default)"),
+  total: z.number().int().describe("How many published reviews match (with rating: those with that many stars); more pages follow while page × limit is below it"),
 });
 
 /** The reviews widget: a published broker's rating summary and latest published reviews. */
@@ -42,7 +44,7 @@ export const embedReviews = scopedProcedure("reviews:read")
   .output(embedReviewsOutput)
   .query(({ ctx, input }) => {
     const broker = publishedBrokerOrThrow(ctx.services, input.broker);
-    const reviews = ctx.services.brokers.reviewsOf(publishedBrokerRef(broker), 1, input.limit, { sort: input.sort, rating: input.rating });
+    const reviews = ctx.services.brokers.reviewsOf(publishedBrokerRef(broker), input.page, input.limit, { sort: input.sort, rating: input.rating });
     return {
       broker: {
         id: broker.id,
@@ -55,5 +57,7 @@ export const embedReviews = scopedProcedure("reviews:read")
         distribution: broker.rating.distribution,
       },
       reviews: reviews.map(({ brokerId: _brokerId, ...review }) => review),
+      // The distribution counts the published reviews per star: no second query for the total.
+      total: input.rating === undefined ? broker.reviewCount : broker.rating.distribution[String(input.rating) as "1" | "2" | "3" | "4" | "5"],
     };
   });
