@@ -95,6 +95,7 @@ export async function startServe(args: string[], options: { env?: Record<string,
     stderr: "pipe",
   });
   let text = "";
+  let errors = "";
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
   while (!/listening on (http:\/\/\S+)/.test(text)) {
@@ -102,12 +103,26 @@ export async function startServe(args: string[], options: { env?: Record<string,
     if (done) throw new Error(`serve exited before listening:\n${text}\n${await new Response(proc.stderr).text()}`);
     text += decoder.decode(value);
   }
+  // Both pipes are drained for the server's whole life: a pipe nobody reads fills (64 KiB) and the
+  // server's next write to it blocks its event loop, which looks like a server that stopped
+  // answering. What is kept is bounded (the last 1 MiB of each).
+  const drain = async (stream: ReadableStream<Uint8Array>, keep: (chunk: string) => void) => {
+    const streamDecoder = new TextDecoder();
+    const streamReader = stream.getReader();
+    for (;;) {
+      const { value, done } = await streamReader.read();
+      if (done) return;
+      keep(streamDecoder.decode(value, { stream: true }));
+    }
+  };
+  const bounded = (all: string) => (all.length > 1 << 20 ? all.slice(-(1 << 20)) : all);
   void (async () => {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      text += decoder.decode(value);
+      text = bounded(text + decoder.decode(value));
     }
   })();
-  return { proc, url: /listening on (http:\/\/\S+)/.exec(text)![1]!, output: () => text };
+  void drain(proc.stderr, (chunk) => (errors = bounded(errors + chunk)));
+  return { proc, url: /listening on (http:\/\/\S+)/.exec(text)![1]!, output: () => text + errors };
 }

@@ -44,8 +44,8 @@ test("import(export(x)) reports every broker and review unchanged, in CSV and ND
   expect(csv.split("\r\n")[0]).toBe(
     '"externalId","name","slug","email","phone","website","description","foundingYear","teamSize","isVerified","published","licenseNumber","insuranceLines","specialties","languages","address","city","province","postalCode","isPrimary","latitude","longitude"',
   );
-  // Phones start with +: guarded for spreadsheets, and import removed the guard (unchanged above).
-  expect(csv).toContain(`"CRM-1001","Maple Leaf Insurance Brokers","maple-leaf-insurance-brokers","info@mapleleafbrokers.ca","'+14165550142"`);
+  // A phone in E.164 is written as it is, quoted: no spreadsheet reads it as a formula (issue 29).
+  expect(csv).toContain(`"CRM-1001","Maple Leaf Insurance Brokers","maple-leaf-insurance-brokers","info@mapleleafbrokers.ca","+14165550142"`);
 }, 60_000);
 
 test("export: a mistake in the command is one line and exit 2", async () => {
