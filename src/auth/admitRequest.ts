@@ -2,7 +2,7 @@ import { CodedError, type ErrorCode } from "../schemas/errorCodes.ts";
 import { hashApiKey, looksLikeApiKey } from "./apiKeyFormat.ts";
 import type { AuthFailureThrottle } from "./authFailureThrottle.ts";
 import type { RateDecision, RateLimiter } from "./rateLimiter.ts";
-import { EMBED_SCOPES, type Scope } from "./scopes.ts";
+import { effectiveScopes, type Scope } from "./scopes.ts";
 
 /** Which door a request came through; embed keys may only use the embed one. The console admits by session, not here. */
 export type Surface = "rest" | "embed" | "mcp" | "trpc" | "console";
@@ -187,8 +187,8 @@ const principals = new WeakMap<AdmissibleKey, Principal>();
 function principalOf(stored: AdmissibleKey): Principal {
   let principal = principals.get(stored);
   if (principal === undefined) {
-    const granted = stored.scopes as readonly Scope[];
-    const scopes = stored.origins ? granted.filter((s) => EMBED_SCOPES.includes(s)) : granted;
+    // The one rule of what a key can really do, as listings show it.
+    const scopes = effectiveScopes(stored.scopes as readonly Scope[], stored.origins);
     principal = Object.freeze({
       keyId: stored.id,
       workspaceId: stored.workspaceId,
