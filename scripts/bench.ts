@@ -33,6 +33,7 @@ import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { memoryOf } from "./bench/processMemory.ts";
 import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
 import { measureLoggingCost } from "./bench/loggingCost.ts";
+import { measureWebhookDrain } from "./bench/webhookDrain.ts";
 import { logOffset, serverTimesSince } from "./bench/serverTimes.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
 
@@ -162,8 +163,18 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
   ) as Record<ScenarioId, string>;
   // The webhook receiver of scenario (15): answers at once, in this process, on loopback (which the
   // server is told to allow, as in development).
-  const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(null, { status: 204 }) });
-  const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true" };
+  let hooksReceived = 0;
+  const receiver = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => {
+      hooksReceived++;
+      return new Response(null, { status: 204 });
+    },
+  });
+  // The server only writes the outbox, so (15) is the lead with its outbox rows; measureWebhookDrain
+  // sends them afterwards from a second instance, for the delivery figure.
+  const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true", WEBHOOKS_DELIVERY: "false" };
   runCli(app, ["webhooks", "create", "--workspace", "bench-hooks", "--url", `http://127.0.0.1:${receiver.port}/hook`, "--events", "lead.created", "--db", db], dir, hooksEnv);
   const directory = { brokers, ...directoryCounts(db), databaseBytes: fileBytes(db) + fileBytes(`${db}-wal`), seedSeconds };
 
@@ -209,6 +220,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     await Bun.sleep(IDLE_SETTLE_MS);
     const rssAnonBytesIdle = memoryOf(server.proc.pid).rssAnon;
     const loggingCost = logLevel === "info" ? await loggingCostOf(db, dir, scenarios) : undefined;
+    const webhookDrain = await measureWebhookDrain(app, db, dir, () => hooksReceived, hooksEnv);
     return {
       date: new Date().toISOString(),
       machine: machineInfo(),
@@ -230,6 +242,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       readFloors,
       scenarios: records,
       ...(loggingCost ? { loggingCost } : {}),
+      ...(webhookDrain ? { webhookDrain } : {}),
     };
   } finally {
     await stopProcess(server);

@@ -64,12 +64,14 @@ export interface AppOptions {
 
 export interface WebhookOptions {
   allowHttpLoopback: boolean;
+  /** WEBHOOKS_DELIVERY: whether this instance runs a deliverer. */
+  delivery: boolean;
   timeoutSeconds: number;
   retryBaseSeconds: number;
   giveUpHours: number;
 }
 
-const WEBHOOK_DEFAULTS: WebhookOptions = { allowHttpLoopback: false, timeoutSeconds: 10, retryBaseSeconds: 10, giveUpHours: 24 };
+const WEBHOOK_DEFAULTS: WebhookOptions = { allowHttpLoopback: false, delivery: true, timeoutSeconds: 10, retryBaseSeconds: 10, giveUpHours: 24 };
 
 export interface RunningApp {
   server: Server<undefined>;
@@ -164,13 +166,16 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
   const usageFlush = setInterval(() => services.usage.flush(), USAGE_FLUSH_MS);
   usageFlush.unref();
   const maintenance = startMaintenance(services);
-  // The outbox's deliverer: every instance runs one; claims keep them from sending one delivery twice at once.
-  const deliverer = new WebhookDeliverer(services.webhooks, {
-    allowLoopback: webhooks.allowHttpLoopback,
-    timeoutMs: webhooks.timeoutSeconds * 1000,
-    retryBaseMs: webhooks.retryBaseSeconds * 1000,
-    giveUpMs: webhooks.giveUpHours * 3_600_000,
-  }, log, services.now).start(services.webhookBell);
+  // The outbox's deliverer: every instance runs one unless told not to (WEBHOOKS_DELIVERY=false);
+  // claims keep them from sending one delivery twice at once.
+  const deliverer = webhooks.delivery
+    ? new WebhookDeliverer(services.webhooks, {
+        allowLoopback: webhooks.allowHttpLoopback,
+        timeoutMs: webhooks.timeoutSeconds * 1000,
+        retryBaseMs: webhooks.retryBaseSeconds * 1000,
+        giveUpMs: webhooks.giveUpHours * 3_600_000,
+      }, log, services.now).start(services.webhookBell)
+    : undefined;
   const idleCollector = new IdleCollector(() => inFlight.requestsBegun);
   const idleChecks = setInterval(() => {
     const started = performance.now();
@@ -215,7 +220,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       }
       clearInterval(usageFlush);
       // Attempts in flight are cut; their claims expire and they are sent again after the restart.
-      await deliverer.stop();
+      await deliverer?.stop();
       await services.usage.flush();
       await demoPageKey?.revokeAll();
       await previewKey?.revokeAll();

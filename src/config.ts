@@ -249,6 +249,13 @@ export const SETTINGS = {
     schema: booleanText("WEBHOOKS_ALLOW_HTTP_LOOPBACK").default(false),
     help: "Let webhook endpoints be http:// or https:// URLs on this machine's loopback (localhost, 127.0.0.1, [::1]), for tests and development; never on a shared server",
   },
+  webhooksDelivery: {
+    flag: "no-webhooks-delivery",
+    env: "WEBHOOKS_DELIVERY",
+    switch: true,
+    schema: booleanText("WEBHOOKS_DELIVERY").default(true),
+    help: "Send the outbox's webhook deliveries from this instance (the default); --no-webhooks-delivery or WEBHOOKS_DELIVERY=false leaves them to the instances that do (events are still written with their leads and quotes, and wait for one)",
+  },
   webhooksTimeoutSeconds: {
     flag: "webhooks-timeout",
     env: "WEBHOOKS_TIMEOUT_SECONDS",

@@ -2,6 +2,7 @@
 import { cpus, release, totalmem } from "node:os";
 import type { CpuShare } from "./cpuUsage.ts";
 import type { LoggingCost } from "./loggingCost.ts";
+import type { WebhookDrainRecord } from "./webhookDrain.ts";
 import type { ReplicaStartMeasure, ReplicaStartRecord } from "./replicaStart.ts";
 import type { ServerTimes } from "./serverTimes.ts";
 import type { LoadResult } from "./wrk.ts";
@@ -61,6 +62,8 @@ export interface BenchRecord {
   scenarios: ScenarioRecord[];
   /** At log level info: what the access log costs against warn (scripts/bench/loggingCost.ts). */
   loggingCost?: LoggingCost[];
+  /** Scenario (15)'s webhook deliveries, sent afterwards by an instance doing nothing else (scripts/bench/webhookDrain.ts). */
+  webhookDrain?: WebhookDrainRecord;
 }
 
 export function machineInfo(): BenchRecord["machine"] {
@@ -110,6 +113,11 @@ export function summaryLines(record: BenchRecord): string[] {
       (c) =>
         `access log cost on ${c.scenario}: ${Math.round(c.cost * 100)} % (info ${fmt(c.infoRequestsPerSecond)} req/s against warn ${fmt(c.warnRequestsPerSecond)}, medians of ${c.turns} turns each)`,
     ),
+    ...(record.webhookDrain
+      ? [
+          `webhook deliveries of (15), sent afterwards by one delivering instance: ${fmt(record.webhookDrain.delivered)} of ${fmt(record.webhookDrain.pending)} in ${record.webhookDrain.seconds} s, ${fmt(record.webhookDrain.deliveriesPerSecond)} a second`,
+        ]
+      : []),
     `machine: ${record.machine.cores} cores (${record.machine.cpu}), ${record.machine.memoryGiB} GiB, Linux ${record.machine.kernel}, Bun ${record.bun}`,
   ];
 }

@@ -13,8 +13,9 @@
  * - (5) posts a quote: priced and written to the database on every request.
  * - (13)–(15) post a lead (issue 28's figures): plain; with a fresh Idempotency-Key each (its
  *   record is written in the lead's transaction); and in a workspace with one webhook endpoint
- *   wanting lead.created (the outbox rows in the same transaction, and the deliveries made by the
- *   same server to a receiver in the bench process, which answers 204 at once).
+ *   wanting lead.created (the outbox rows in the same transaction; the server runs with
+ *   WEBHOOKS_DELIVERY=false, and the deliveries are sent afterwards by another instance, measured
+ *   apart: scripts/bench/webhookDrain.ts).
  */
 import { Database } from "bun:sqlite";
 import canada from "../../src/domain/canada.json" with { type: "json" };

@@ -41,6 +41,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     downloadsPerKey: config.downloadsPerKey,
     webhooks: {
       allowHttpLoopback: config.webhooksAllowHttpLoopback,
+      delivery: config.webhooksDelivery,
       timeoutSeconds: config.webhooksTimeoutSeconds,
       retryBaseSeconds: config.webhooksRetryBaseSeconds,
       giveUpHours: config.webhooksGiveUpHours,
