@@ -2,8 +2,8 @@ import { html, nothing, type PropertyDeclarations } from "lit";
 import { defaultScopesFor, EMBED_SCOPES, MAX_KEY_NAME_LENGTH, MAX_KEY_RATE_LIMIT, MAX_ORIGINS, OPERATOR_SCOPES, SCOPES, type Scope } from "../../src/auth/keyVocabulary.ts";
 import { normalizeOrigin } from "../../src/domain/origin.ts";
 import type { KeyView } from "../../src/router/keys/keyView.ts";
-import { ConsoleDialog } from "./consoleDialog.ts";
-import { defineOnce, issuesByField } from "./consoleElement.ts";
+import { FormDialog } from "./formDialog.ts";
+import { defineOnce } from "./consoleElement.ts";
 
 export interface CreatedKey {
   key: string;
@@ -18,22 +18,11 @@ type Expiry = (typeof EXPIRY_DAYS)[number];
  * key). Checks what the server's schema checks before sending; what the server still refuses
  * (422) is shown next to its field. Fires `key-created` with the full key, shown once.
  */
-export class BdCreateKeyDialog extends ConsoleDialog {
+export class BdCreateKeyDialog extends FormDialog {
   static override properties: PropertyDeclarations = {
-    ...ConsoleDialog.properties,
-    errors: { state: true },
-    sending: { state: true },
-    problem: { state: true },
+    ...FormDialog.properties,
   };
-  declare errors: Record<string, string>;
-  declare sending: boolean;
-  declare problem: unknown;
 
-  constructor() {
-    super();
-    this.errors = {};
-    this.sending = false;
-  }
 
   /** Whether the person chose scopes themselves: until then the boxes follow the defaults for the key's kind. */
   private scopesTouched = false;
@@ -86,38 +75,10 @@ export class BdCreateKeyDialog extends ConsoleDialog {
   private async submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const { body, errors } = this.read(event.target as HTMLFormElement);
-    this.errors = errors;
-    this.problem = undefined;
-    if (Object.keys(errors).length > 0) return this.focusFirstInvalid();
-    this.sending = true;
-    try {
-      const created = await this.api.send<CreatedKey>("POST", "/console/api/keys", body);
+    await this.send(errors, () => this.api.send<CreatedKey>("POST", "/console/api/keys", body), (created) => {
       this.closeDialog();
       this.dispatchEvent(new CustomEvent("key-created", { detail: { ...created, message: this.t("secret.done", { name: created.data.name }) } }));
-    } catch (error) {
-      this.errors = issuesByField(error);
-      if (Object.keys(this.errors).length === 0) this.problem = error;
-      else this.focusFirstInvalid();
-    } finally {
-      this.sending = false;
-    }
-  }
-
-  private focusFirstInvalid(): void {
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-  }
-
-  private fieldError(name: string) {
-    return this.errors[name] ? html`<p class="error" id="e-${name}">${this.errors[name]}</p>` : nothing;
-  }
-
-  private invalid(name: string) {
-    return this.errors[name] ? "true" : nothing;
-  }
-
-  private described(name: string, hint = false) {
-    const ids = [hint ? `h-${name}` : "", this.errors[name] ? `e-${name}` : ""].filter(Boolean).join(" ");
-    return ids || nothing;
+    });
   }
 
   override render() {

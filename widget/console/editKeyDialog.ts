@@ -4,8 +4,8 @@ import { normalizeOrigin } from "../../src/domain/origin.ts";
 import type { KeyView } from "../../src/router/keys/keyView.ts";
 import type { z } from "zod";
 import type { updateKeyInput } from "../../src/router/keys/updateKey.ts";
-import { ConsoleDialog } from "./consoleDialog.ts";
-import { defineOnce, issuesByField } from "./consoleElement.ts";
+import { FormDialog } from "./formDialog.ts";
+import { defineOnce } from "./consoleElement.ts";
 
 type KeyChange = Omit<z.input<typeof updateKeyInput>, "keyId">;
 
@@ -15,24 +15,13 @@ type KeyChange = Omit<z.input<typeof updateKeyInput>, "keyId">;
  * checks before sending; what the server still refuses (422, or 403 for a limit above what this
  * workspace may give) is shown next to its field or above the form. Fires `key-changed`.
  */
-export class BdEditKeyDialog extends ConsoleDialog {
+export class BdEditKeyDialog extends FormDialog {
   static override properties: PropertyDeclarations = {
-    ...ConsoleDialog.properties,
+    ...FormDialog.properties,
     view: { state: true },
-    errors: { state: true },
-    sending: { state: true },
-    problem: { state: true },
   };
   declare view: KeyView | undefined;
-  declare errors: Record<string, string>;
-  declare sending: boolean;
-  declare problem: unknown;
 
-  constructor() {
-    super();
-    this.errors = {};
-    this.sending = false;
-  }
 
   async show(view: KeyView, opener: HTMLElement | null): Promise<void> {
     // Rendered afresh for each opening: the fields start from this key's values, not from what was typed last time.
@@ -74,37 +63,10 @@ export class BdEditKeyDialog extends ConsoleDialog {
     const view = this.view;
     if (!view) return;
     const { body, errors } = this.read(event.target as HTMLFormElement, view);
-    this.errors = errors;
-    this.problem = undefined;
-    if (Object.keys(errors).length > 0) return this.focusFirstInvalid();
-    this.sending = true;
-    try {
-      const saved = await this.api.send<KeyView>("PATCH", `/console/api/keys/${encodeURIComponent(view.id)}`, body);
+    await this.send(errors, () => this.api.send<KeyView>("PATCH", `/console/api/keys/${encodeURIComponent(view.id)}`, body), (saved) => {
       this.closeDialog();
       this.dispatchEvent(new CustomEvent("key-changed", { detail: { message: this.t("edit.done", { name: saved.name }), name: saved.name } }));
-    } catch (error) {
-      this.errors = issuesByField(error);
-      if (Object.keys(this.errors).length === 0) this.problem = error;
-      else this.focusFirstInvalid();
-    } finally {
-      this.sending = false;
-    }
-  }
-
-  private focusFirstInvalid(): void {
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-  }
-
-  private fieldError(name: string) {
-    return this.errors[name] ? html`<p class="error" id="ee-${name}">${this.errors[name]}</p>` : nothing;
-  }
-
-  private invalid(name: string) {
-    return this.errors[name] ? "true" : nothing;
-  }
-
-  private described(name: string, hint = false) {
-    return [hint ? `eh-${name}` : "", this.errors[name] ? `ee-${name}` : ""].filter(Boolean).join(" ") || nothing;
+    });
   }
 
   override render() {
@@ -131,7 +93,7 @@ export class BdEditKeyDialog extends ConsoleDialog {
           ? html`<div class="field">
               <label for="edit-origins">${t("edit.origins")}</label>
               <textarea id="edit-origins" name="origins" rows="3" .value=${(view.origins ?? []).join("\n")} aria-invalid=${this.invalid("origins")} aria-describedby=${this.described("origins", true)}></textarea>
-              <span class="hint" id="eh-origins">${t("edit.originsHint")}</span>
+              <span class="hint" id="h-origins">${t("edit.originsHint")}</span>
               ${this.fieldError("origins")}
             </div>`
           : nothing}
