@@ -12,7 +12,7 @@ import { startPostgres } from "../../test/support/postgres.ts";
 import { startRedis } from "../../test/support/redisServer.ts";
 import { freePort, runCli, startApp, stopProcess, type AppCommand, type RunningProcess } from "./appProcess.ts";
 import { buildScenarios, type ScenarioId } from "./scenarios.ts";
-import { runWrk, type LoadResult, type LoadSettings } from "./wrk.ts";
+import { runWrk, type LoadRequest, type LoadResult, type LoadSettings } from "./wrk.ts";
 
 const MEASURED: ScenarioId[] = ["list", "detail", "search"];
 /** One seed for the SQLite copy (scenarios read their broker slugs from it) and PostgreSQL: the same directory. */
@@ -40,6 +40,9 @@ export async function benchCluster(app: AppCommand, options: { instances: number
     const start = async (n: number) =>
       startApp(app, { db: shared.DATABASE_PATH ?? join(dir, `instance-${n}.db`), port: await freePort(), cwd: dir, logFile: join(dir, `instance-${n}.log`), demo: false, logLevel: options.logLevel, env });
 
+    running.push(await start(1));
+    const direct = await directAgainstSqlite(app, options, sqliteCopy, running[0]!, scenarios.find((s) => s.id === "list")!);
+
     const results: Record<string, LoadResult[]> = {};
     for (const count of [1, options.instances]) {
       while (running.length < count) running.push(await start(running.length + 1));
@@ -64,11 +67,42 @@ export async function benchCluster(app: AppCommand, options: { instances: number
       const [one, many] = results[scenario.id]!;
       console.log(`| ${scenario.label} | ${one!.requestsPerSecond.toLocaleString("en-CA")} | ${many!.requestsPerSecond.toLocaleString("en-CA")} | ${(many!.requestsPerSecond / one!.requestsPerSecond).toFixed(2)} |`);
     }
+    console.log(
+      `\nhot list, no balancer: PostgreSQL + Redis mode ${direct.postgres.requestsPerSecond.toLocaleString("en-CA")} req/s, ` +
+        `SQLite mode ${direct.sqlite.requestsPerSecond.toLocaleString("en-CA")} req/s: ${Math.round((100 * direct.postgres.requestsPerSecond) / direct.sqlite.requestsPerSecond)} %`,
+    );
   } finally {
     await Promise.all(running.map(stopProcess));
     await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
     await Promise.all([pg.stop(), redis.stop()]);
+  }
+}
+
+/**
+ * Issue 30's shared-database figure: the hot list straight from one instance over PostgreSQL +
+ * Redis (its replica warm, a rate-limit check in the store per request), then from the same
+ * binary in SQLite mode over the same directory (the scenarios' SQLite copy), each warmed first.
+ */
+async function directAgainstSqlite(
+  app: AppCommand,
+  options: { dir: string; load: LoadSettings; warmupSeconds: number; logLevel: string },
+  sqliteCopy: string,
+  pgInstance: RunningProcess,
+  list: { requests: LoadRequest[] },
+): Promise<{ postgres: LoadResult; sqlite: LoadResult }> {
+  const measure = async (url: string, requests: LoadRequest[]) => {
+    if (options.warmupSeconds > 0) await runWrk(url, requests, { ...options.load, durationSeconds: options.warmupSeconds });
+    return runWrk(url, requests, options.load);
+  };
+  const postgres = await measure(pgInstance.url, list.requests);
+  const key = JSON.parse(runCli(app, ["keys", "create", "--workspace", "bench", "--name", "sqlite-list", "--rate-limit", "1000000", "--json", "--db", sqliteCopy], options.dir)).key as string;
+  const sqlite = await startApp(app, { db: sqliteCopy, port: await freePort(), cwd: options.dir, logFile: join(options.dir, "sqlite-mode.log"), demo: false, logLevel: options.logLevel });
+  try {
+    const requests = list.requests.map((r) => ({ ...r, headers: { ...r.headers, Authorization: `Bearer ${key}` } }));
+    return { postgres, sqlite: await measure(sqlite.url, requests) };
+  } finally {
+    await stopProcess(sqlite);
   }
 }
 

@@ -9,8 +9,13 @@ import { InMemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate
  * instance serving one workspace spends one budget. Check and count run in one Lua script, which
  * the server runs atomically: N requests in flight over any number of instances admit exactly
  * the limit. The clock is the store's (TIME), so instances with skewed clocks agree.
- * KEYS[1]: the bucket's hash (field = epoch second, value = requests). ARGV: limit, units.
- * Returns {allowed 0|1, remaining, resetSeconds}.
+ *
+ * KEYS[1]: the bucket's hash: field = epoch second, value = requests admitted in it, plus `t`,
+ * the total of the live slots, and `o`, the oldest live slot. So a check costs O(1) (HMGET, then
+ * HINCRBY/HSET) while no slot has left the window; only when the oldest has are the slots walked
+ * (at most 60) and the total recounted. Before, every check read and summed the whole hash: with
+ * a busy key's 60 slots that was most of the store's CPU, and the store shares the machine.
+ * ARGV: limit, units. Returns {allowed 0|1, remaining, resetSeconds}.
  */
 const WINDOW_SCRIPT = `
 local limit = tonumber(ARGV[1])
@@ -18,15 +23,22 @@ local units = tonumber(ARGV[2])
 local t = redis.call('TIME')
 local second = tonumber(t[1])
 local nowMs = second * 1000 + math.floor(tonumber(t[2]) / 1000)
-local fields = redis.call('HGETALL', KEYS[1])
-local total, oldest = 0, nil
-for i = 1, #fields, 2 do
-  local s = tonumber(fields[i])
-  if s <= second - 60 then
-    redis.call('HDEL', KEYS[1], fields[i])
-  else
-    total = total + tonumber(fields[i + 1])
-    if oldest == nil or s < oldest then oldest = s end
+local state = redis.call('HMGET', KEYS[1], 't', 'o')
+local total, oldest = tonumber(state[1]) or 0, tonumber(state[2])
+if oldest ~= nil and oldest <= second - 60 then
+  local fields = redis.call('HGETALL', KEYS[1])
+  total, oldest = 0, nil
+  for i = 1, #fields, 2 do
+    local name = fields[i]
+    if name ~= 't' and name ~= 'o' then
+      local s = tonumber(name)
+      if s <= second - 60 then
+        redis.call('HDEL', KEYS[1], name)
+      else
+        total = total + tonumber(fields[i + 1])
+        if oldest == nil or s < oldest then oldest = s end
+      end
+    end
   end
 end
 local allowed = 0
@@ -36,11 +48,18 @@ if total + units <= limit then
   allowed = 1
   if oldest == nil then oldest = second end
 end
+if oldest ~= nil then
+  redis.call('HSET', KEYS[1], 't', total, 'o', oldest)
+else
+  redis.call('HDEL', KEYS[1], 't', 'o')
+end
 redis.call('EXPIRE', KEYS[1], 61)
 local reset = 1
 if oldest ~= nil then reset = math.max(1, math.ceil(((oldest + 60) * 1000 - nowMs) / 1000)) end
 return {allowed, math.max(0, limit - total), reset}
 `;
+/** Sent by its SHA-1 (EVALSHA): the script's text crosses the network, and is hashed by the store, only when the store lacks it. */
+const WINDOW_SCRIPT_SHA = new Bun.CryptoHasher("sha1").update(WINDOW_SCRIPT).digest("hex");
 
 /**
  * How long a request waits for the store by default (REDIS_TIMEOUT_MS, src/config.ts). A store
@@ -92,7 +111,10 @@ export class SharedRateLimiter implements RateLimiter {
     options: SharedRateLimiterOptions = {},
   ) {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-    this.#prefix = options.prefix ?? "bd:rate:";
+    // "rate2": the buckets the O(1) script keeps (with `t` and `o`), apart from the earlier script's,
+    // so instances of two versions during a rolling upgrade never misread each other's buckets
+    // (for that minute each version counts its own requests).
+    this.#prefix = options.prefix ?? "bd:rate2:";
     // No offline queue: while disconnected a command fails at once (and the fallback answers)
     // instead of waiting in a queue with the request behind it. Reconnecting is the probe's
     // (one attempt a second, for as long as it takes), not the client's, which gives up after
@@ -160,7 +182,14 @@ export class SharedRateLimiter implements RateLimiter {
 
   async #run(bucket: string, limit: number, units: number): Promise<[number, number, number]> {
     if (!this.#client.connected) await this.#within(this.#connecting);
-    const reply = await this.#within(this.#client.send("EVAL", [WINDOW_SCRIPT, "1", this.#prefix + bucket, String(limit), String(units)]));
+    const args = ["1", this.#prefix + bucket, String(limit), String(units)];
+    const reply = await this.#within(
+      this.#client.send("EVALSHA", [WINDOW_SCRIPT_SHA, ...args]).catch((error: unknown) => {
+        // A store that has not seen the script (new, restarted, SCRIPT FLUSH): sent whole, which also caches it.
+        if (error instanceof Error && error.message.includes("NOSCRIPT")) return this.#client.send("EVAL", [WINDOW_SCRIPT, ...args]);
+        throw error;
+      }),
+    );
     if (!Array.isArray(reply) || reply.length !== 3 || !reply.every((n) => typeof n === "number")) {
       throw new Error("unexpected reply from the rate-limit script");
     }
