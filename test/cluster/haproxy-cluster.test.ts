@@ -31,7 +31,9 @@ const db = postgres(databaseUrl, { max: 2, onnotice: () => {} });
 
 function env(name: string): Record<string, string> {
   // Each instance its own file path (the local directory replica, once it exists); one shared database.
-  return { DATABASE_URL: databaseUrl, DATABASE_PATH: tmp.path(`${name}.db`), ...(redis ? { REDIS_URL: redis.url } : {}) };
+  // The store's timeout at 1 s, not 50 ms, as test/support/server.ts sets it: on a saturated host a
+  // reply read late would open the circuit and the exact limit would loosen (redis-frozen tests the default).
+  return { DATABASE_URL: databaseUrl, DATABASE_PATH: tmp.path(`${name}.db`), ...(redis ? { REDIS_URL: redis.url, REDIS_TIMEOUT_MS: "1000" } : {}) };
 }
 
 async function serve(n: number, port = 0): Promise<ServedProcess> {
@@ -220,7 +222,8 @@ describe("three instances behind HAProxy over one PostgreSQL and one Redis", () 
       expect(Number(write.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(await write.json()).toMatchObject({ error: expect.stringContaining("cannot reach its database"), code: "database_unavailable" });
       // Over several check periods (inter 1s): every instance stays in, and every read is answered.
-      for (const instance of instances) expect((await fetch(`${instance.url}/readyz`)).status).toBe(200);
+      // (An instance once died here: postgres.js wrote to a socket it had just closed; scripts/patches.)
+      for (const instance of instances) expect((await fetch(`${instance.url}/readyz`)).status, instance.output().slice(-2000)).toBe(200);
       for (let i = 0; i < 30; i++) {
         expect((await get(haproxy.url, key)).status).toBe(200);
         await Bun.sleep(100);
