@@ -15,11 +15,12 @@ import { InMemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate
  * HINCRBY/HSET) while no slot has left the window; only when the oldest has are the slots walked
  * (at most 60) and the total recounted. Before, every check read and summed the whole hash: with
  * a busy key's 60 slots that was most of the store's CPU, and the store shares the machine.
- * ARGV: limit, units. Returns {allowed 0|1, remaining, resetSeconds}.
+ * ARGV: limit, then the units of each request of the batch (SharedRateLimiter sends the requests
+ * that arrived for one bucket while its previous check was in flight, in one call), admitted in
+ * order as one after another would be. Returns {resetSeconds, total before, 0|1 per request}.
  */
 const WINDOW_SCRIPT = `
 local limit = tonumber(ARGV[1])
-local units = tonumber(ARGV[2])
 local t = redis.call('TIME')
 local second = tonumber(t[1])
 local nowMs = second * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -41,11 +42,21 @@ if oldest ~= nil and oldest <= second - 60 then
     end
   end
 end
-local allowed = 0
-if total + units <= limit then
-  redis.call('HINCRBY', KEYS[1], second, units)
-  total = total + units
-  allowed = 1
+local before = total
+local reply = {0, before}
+local admitted = 0
+for i = 2, #ARGV do
+  local units = tonumber(ARGV[i])
+  if total + units <= limit then
+    total = total + units
+    admitted = admitted + units
+    reply[#reply + 1] = 1
+  else
+    reply[#reply + 1] = 0
+  end
+end
+if admitted > 0 then
+  redis.call('HINCRBY', KEYS[1], second, admitted)
   if oldest == nil then oldest = second end
 end
 if oldest ~= nil then
@@ -56,7 +67,8 @@ end
 redis.call('EXPIRE', KEYS[1], 61)
 local reset = 1
 if oldest ~= nil then reset = math.max(1, math.ceil(((oldest + 60) * 1000 - nowMs) / 1000)) end
-return {allowed, math.max(0, limit - total), reset}
+reply[1] = reset
+return reply
 `;
 /** Sent by its SHA-1 (EVALSHA): the script's text crosses the network, and is hashed by the store, only when the store lacks it. */
 const WINDOW_SCRIPT_SHA = new Bun.CryptoHasher("sha1").update(WINDOW_SCRIPT).digest("hex");
@@ -69,6 +81,22 @@ const WINDOW_SCRIPT_SHA = new Bun.CryptoHasher("sha1").update(WINDOW_SCRIPT).dig
 export const DEFAULT_COMMAND_TIMEOUT_MS = 50;
 /** While the circuit is open, how often one probe (PING, with the same timeout) asks whether the store is back. */
 const PROBE_EVERY_MS = 1_000;
+
+/** Requests of one bucket checked in one call at most (the script's arguments stay small). */
+const MAX_BATCH = 256;
+
+/** A request waiting for its check: its units, and where its decision goes. */
+interface Waiting {
+  units: number;
+  nowMs: number;
+  decide: (decision: RateDecision) => void;
+}
+
+/** A bucket's check in flight, and the requests that arrived meanwhile (sent together next). */
+interface BucketLine {
+  limit: number;
+  next: Waiting[];
+}
 
 export interface SharedRateLimiterOptions {
   /** A command not answered within this counts as a failure (REDIS_TIMEOUT_MS). */
@@ -101,6 +129,14 @@ export class SharedRateLimiter implements RateLimiter {
   readonly #prefix: string;
   /** The first connection attempt: requests wait for it (within the timeout) rather than fall back. */
   readonly #connecting: Promise<void>;
+  /**
+   * Buckets with a check in flight, by limit and bucket. Requests for such a bucket wait for it and
+   * go together in the next call: one script run and one round trip for all that arrived during
+   * one, instead of one each, with the same decisions (the script admits them in order). A bucket
+   * is here only while a check of it is in flight, so the map holds at most as many entries as
+   * requests in progress.
+   */
+  readonly #lines = new Map<string, BucketLine>();
   #open = false;
   #probing = false;
   #nextProbeMs = 0;
@@ -120,20 +156,47 @@ export class SharedRateLimiter implements RateLimiter {
     // (one attempt a second, for as long as it takes), not the client's, which gives up after
     // a number of retries: a store down for an hour must be picked up again without a restart.
     this.#client = new RedisClient(url, { enableOfflineQueue: false, autoReconnect: false, connectionTimeout: 1_000 });
-    this.#connecting = this.#client.connect().catch(() => undefined);
+    // The script is loaded as soon as the store answers, so no request pays the NOSCRIPT round
+    // trip (a first check's two round trips plus the connection passed the timeout on a busy host).
+    this.#connecting = this.#loadScript().catch(() => undefined);
   }
 
-  async consume(bucket: string, limitPerMinute: number, nowMs: number, units = 1): Promise<RateDecision> {
+  consume(bucket: string, limitPerMinute: number, nowMs: number, units = 1): Promise<RateDecision> {
     if (this.#open) {
       this.#probeWhenDue();
-      return this.#fallback.consume(bucket, limitPerMinute, nowMs, units);
+      return Promise.resolve(this.#fallback.consume(bucket, limitPerMinute, nowMs, units));
     }
+    return new Promise<RateDecision>((decide) => {
+      const waiting: Waiting = { units, nowMs, decide };
+      const line = `${limitPerMinute}:${bucket}`;
+      const busy = this.#lines.get(line);
+      if (busy && busy.next.length < MAX_BATCH) busy.next.push(waiting);
+      else void this.#check(line, bucket, limitPerMinute, [waiting]);
+    });
+  }
+
+  /** Checks a batch, then the one that gathered behind it, until none did. */
+  async #check(line: string, bucket: string, limit: number, batch: Waiting[]): Promise<void> {
+    const mine: BucketLine = { limit, next: [] };
+    this.#lines.set(line, mine);
     try {
-      const [allowed, remaining, resetSeconds] = await this.#run(bucket, limitPerMinute, units);
-      return { allowed: allowed === 1, limit: limitPerMinute, remaining, resetSeconds };
+      const reply = await this.#run(bucket, limit, batch.map((w) => w.units));
+      const resetSeconds = reply[0]!;
+      let total = reply[1]!;
+      batch.forEach((waiting, i) => {
+        const allowed = reply[i + 2] === 1;
+        if (allowed) total += waiting.units;
+        waiting.decide({ allowed, limit, remaining: Math.max(0, limit - total), resetSeconds });
+      });
     } catch (error) {
       this.#trip(error);
-      return this.#fallback.consume(bucket, limitPerMinute, nowMs, units);
+      for (const waiting of batch) waiting.decide(this.#fallback.consume(bucket, limit, waiting.nowMs, waiting.units));
+    } finally {
+      if (this.#lines.get(line) === mine) this.#lines.delete(line);
+    }
+    if (mine.next.length > 0) {
+      if (this.#open) for (const waiting of mine.next) waiting.decide(this.#fallback.consume(bucket, limit, waiting.nowMs, waiting.units));
+      else await this.#check(line, bucket, limit, mine.next);
     }
   }
 
@@ -168,7 +231,7 @@ export class SharedRateLimiter implements RateLimiter {
     this.#nextProbeMs = Date.now() + PROBE_EVERY_MS;
     void (async () => {
       try {
-        if (!this.#client.connected) await this.#within(this.#client.connect());
+        if (!this.#client.connected) await this.#within(this.#loadScript());
         await this.#within(this.#client.send("PING", []));
         this.#open = false;
         this.log.info("rate-limit store reachable again: limits are shared across instances");
@@ -180,9 +243,16 @@ export class SharedRateLimiter implements RateLimiter {
     })();
   }
 
-  async #run(bucket: string, limit: number, units: number): Promise<[number, number, number]> {
+  /** Connects, and has the store cache the script (SCRIPT LOAD), so EVALSHA finds it. */
+  async #loadScript(): Promise<void> {
+    await this.#client.connect();
+    await this.#client.send("SCRIPT", ["LOAD", WINDOW_SCRIPT]);
+  }
+
+  /** The script's reply: reset seconds, the window's total before, then 1 or 0 for each request. */
+  async #run(bucket: string, limit: number, units: readonly number[]): Promise<number[]> {
     if (!this.#client.connected) await this.#within(this.#connecting);
-    const args = ["1", this.#prefix + bucket, String(limit), String(units)];
+    const args = ["1", this.#prefix + bucket, String(limit), ...units.map(String)];
     const reply = await this.#within(
       this.#client.send("EVALSHA", [WINDOW_SCRIPT_SHA, ...args]).catch((error: unknown) => {
         // A store that has not seen the script (new, restarted, SCRIPT FLUSH): sent whole, which also caches it.
@@ -190,10 +260,10 @@ export class SharedRateLimiter implements RateLimiter {
         throw error;
       }),
     );
-    if (!Array.isArray(reply) || reply.length !== 3 || !reply.every((n) => typeof n === "number")) {
+    if (!Array.isArray(reply) || reply.length !== units.length + 2 || !reply.every((n) => typeof n === "number")) {
       throw new Error("unexpected reply from the rate-limit script");
     }
-    return reply as [number, number, number];
+    return reply as number[];
   }
 
   /**

@@ -45,6 +45,11 @@ function call(method: string, path: string, auth: string, body?: unknown): Promi
 /** A server on a fresh database, a workspace's two keys, and its endpoint on the receiver's path for lead.created. */
 async function serveWithEndpoint(name: string, hookPath: string): Promise<{ path: string; manager: string; writer: string; endpointId: string }> {
   const path = tmp.path(name);
+  // The previous test's server (restarted at its end) is stopped first: never left running after the file.
+  if (server) {
+    server.proc.kill("SIGKILL");
+    await server.proc.exited;
+  }
   server = await serve(path);
   const manager = await key(path, "webhooks:manage");
   const writer = await key(path, "leads:write");

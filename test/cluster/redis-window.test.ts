@@ -3,7 +3,8 @@
  * script keeps a bucket's total (`t`) and oldest slot (`o`) beside the per-second slots, so a
  * check is O(1) until a slot leaves the window; then the slots are walked and the total recounted.
  * The slots' ages are written into the store by hand (the window is the store's clock: sixty
- * seconds cannot be waited for), as the script would have left them a minute earlier.
+ * seconds cannot be waited for), as the script would have left them a minute earlier. Requests
+ * of one bucket that arrive while its check is in flight are checked together in one call.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { RedisClient } from "bun";
@@ -60,4 +61,27 @@ test("a store that lost its scripts (SCRIPT FLUSH) is sent the script again, and
   expect((await limiter.consume("flushed", 10, Date.now())).remaining).toBe(9);
   await client.send("SCRIPT", ["FLUSH"]);
   expect((await limiter.consume("flushed", 10, Date.now())).remaining).toBe(8);
+});
+
+const scriptCalls = async () => {
+  const info = String(await client.send("INFO", ["commandstats"]));
+  return [...info.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+};
+
+test("requests arriving while a check is in flight go together in one call, with the decisions one after another would get", async () => {
+  const before = await scriptCalls();
+  const decisions = await Promise.all(Array.from({ length: 20 }, () => limiter.consume("together", 7, Date.now())));
+  expect(decisions.filter((d) => d.allowed)).toHaveLength(7);
+  // In arrival order: the first seven admitted, counting down; the rest refused with nothing left.
+  expect(decisions.map((d) => d.remaining)).toEqual([6, 5, 4, 3, 2, 1, 0, ...Array(13).fill(0)]);
+  expect(decisions.map((d) => d.allowed)).toEqual([...Array(7).fill(true), ...Array(13).fill(false)]);
+  // The first went alone; the nineteen that came while it was out went in one more.
+  expect((await scriptCalls()) - before).toBe(2);
+});
+
+test("a batch admits in order as sequential checks would: a request too big for what is left is refused, a smaller one after it admitted", async () => {
+  await limiter.consume("units", 7, Date.now(), 1); // one unit spent: six left
+  const [five, three, one] = await Promise.all([5, 3, 1].map((units) => limiter.consume("units", 7, Date.now(), units)));
+  expect([five!.allowed, three!.allowed, one!.allowed]).toEqual([true, false, true]);
+  expect([five!.remaining, three!.remaining, one!.remaining]).toEqual([1, 1, 0]);
 });

@@ -14,7 +14,7 @@ let instances: ServedProcess[] = [];
 const keyWithLimit = async (limit: number, name: string) => (await createKeyWithCli({ DATABASE_PATH: DB }, { workspace: "cluster", name, rateLimit: limit })).key;
 
 function serve(): Promise<ServedProcess> {
-  return startServe(["--port", "0", "--host", "127.0.0.1", "--no-demo"], { env: { DATABASE_PATH: DB, REDIS_URL: redis.url } });
+  return startServe(["--port", "0", "--host", "127.0.0.1", "--no-demo"], { env: { DATABASE_PATH: DB, REDIS_URL: redis.url, REDIS_TIMEOUT_MS: "1000" } });
 }
 
 beforeAll(async () => {
