@@ -131,7 +131,12 @@ export function summaryLines(record: BenchRecord): string[] {
 }
 
 export function warnings(record: BenchRecord): string[] {
-  const peer = record.peer && !record.peer.ok ? [`the peer did not run: ${record.peer.reason}`] : [];
+  const peer = !record.peer ? [] : !record.peer.ok ? [`the peer did not run: ${record.peer.reason}`] : record.peer.results.flatMap((p) =>
+    // At 100,000 brokers the peer's list and q can take most of a second each: 32 connections
+    // may then wait past wrk's 10 s timeout, whose answers wrk does not count.
+    p.result.socketErrors > 0 || p.result.errorStatuses > 0
+      ? [`peer on ${p.id}: ${fmt(p.result.socketErrors)} socket errors (timeouts) and ${fmt(p.result.errorStatuses)} error statuses of ${fmt(p.result.requests)} answers: its rate is understated and product ÷ peer overstated (no ratio when it answered none)`]
+      : []);
   return peer.concat(record.scenarios.flatMap((s) => {
     const out: string[] = [];
     if (s.note) out.push(`${s.label}: ${s.note}`);
