@@ -28,7 +28,7 @@ import { printUsageIfAsked } from "./bench/usage.ts";
 import { benchCluster } from "./bench/cluster.ts";
 import { benchReplicaStart } from "./bench/replicaStart.ts";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
-import { machineInfo, markdownTable, replicaStartLines, summaryLines, warnings, type BenchRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
+import { machineInfo, markdownTable, replicaStartLines, summaryLines, warnings, type BenchRecord, type PeerRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { memoryOf } from "./bench/processMemory.ts";
 import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
@@ -36,6 +36,7 @@ import { measureLoggingCost } from "./bench/loggingCost.ts";
 import { measureWebhookDrain } from "./bench/webhookDrain.ts";
 import { logOffset, serverTimesSince } from "./bench/serverTimes.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
+import { PEER_SCENARIOS, peerRequests, startPeer } from "./bench/peer.ts";
 
 const { values } = parseArgs({
   options: {
@@ -194,6 +195,8 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       console.log(`read floor of ${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s (${Math.round(ratioToCeiling * 100)} % of the ceiling)`);
       readFloors.push({ id: scenario.id, label: `floor of ${scenario.label.slice(0, 3)}: bare Bun.serve + its SQLite read only`, result, ratioToCeiling });
     }
+    const peer = await measurePeer(scenarios, brokers);
+    const peerRate = (id: string) => (peer.ok ? peer.results.find((r) => r.id === id)?.result.requestsPerSecond : undefined);
 
     const records: ScenarioRecord[] = [];
     for (const scenario of scenarios) {
@@ -212,6 +215,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         sample: scenario.sample,
         result,
         ratioToCeiling: shareOf(result, ceiling),
+        ...(peerRate(scenario.id) ? { ratioToPeer: Math.round((result.requestsPerSecond / peerRate(scenario.id)!) * 100) / 100 } : {}),
         responseBytes: check.bytes.byteLength,
       });
     }
@@ -240,6 +244,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       rssAnonBytesIdle,
       ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength },
       readFloors,
+      peer,
       scenarios: records,
       ...(loggingCost ? { loggingCost } : {}),
       ...(webhookDrain ? { webhookDrain } : {}),
@@ -303,6 +308,38 @@ async function measureCeiling(dir: string, body: Uint8Array) {
     return await measure(ceiling.url, [{ method: "GET", path: "/api/v1/brokers?province=ON&limit=20", headers: { Authorization: "Bearer x" } }], ceiling.proc.pid);
   } finally {
     await stopProcess(ceiling);
+  }
+}
+
+/**
+ * The peer (scripts/bench/peer.ts) on the list, `q` and detail requests of this run's scenarios,
+ * started after the ceiling and stopped before the product's scenarios run (it would take CPU
+ * from them). Never fails the run: a peer that cannot be installed or started is reported.
+ */
+async function measurePeer(scenarios: Scenario[], brokers: number): Promise<PeerRecord> {
+  const served = scenarios.filter((s) => (PEER_SCENARIOS as readonly string[]).includes(s.id));
+  if (served.length === 0) return { ok: false, reason: "no scenario the peer serves was selected" };
+  const started = await startPeer({ workDir, brokers, seedCache: values["seed-cache"] });
+  if (!started.ok) {
+    console.log(`peer: not measured (${started.reason})`);
+    return { ok: false, reason: started.reason };
+  }
+  const { peer } = started;
+  try {
+    const results: PeerRecord & { ok: true } = { ok: true, results: [] };
+    for (const scenario of served) {
+      const requests = await peerRequests(peer, scenario);
+      const result = await measure(peer.url, requests, peer.pid);
+      console.log(`peer, ${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s over ${requests.length.toLocaleString("en-CA")} URLs`);
+      results.results.push({ id: scenario.id, urls: requests.length, result });
+    }
+    return results;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.log(`peer: measurement failed (${reason})`);
+    return { ok: false, reason };
+  } finally {
+    await peer.stop();
   }
 }
 

@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { appCommand, freePort, REPO, runCli, startProcess, stopProcess } from "./appProcess.ts";
 import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type ScenarioId } from "./scenarios.ts";
 import { ensureWrk, runWrk } from "./wrk.ts";
+import { stageLines, stagesOf, type CpuProfile } from "./profileStages.ts";
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +50,7 @@ const server = await startProcess(
   [process.execPath, ...(values.plain ? [] : ["--cpu-prof", `--cpu-prof-dir=${profDir}`]), join(REPO, "src/main.ts"), "serve", "--db", db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"],
   { port, cwd: work, logFile: join(work, "server.log"), env: hooksEnv },
 );
-await runWrk(server.url, scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
+const warmup = await runWrk(server.url, scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
 const result = await runWrk(server.url, scenario.requests, { durationSeconds: Number(values.seconds), connections: 32, threads: 1 });
 console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
 await stopProcess(server);
@@ -65,7 +66,7 @@ if (values.plain) {
 interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
 if (!file) throw new Error(`no profile in ${profDir}`);
-const profile = JSON.parse(readFileSync(join(profDir, file), "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+const profile = JSON.parse(readFileSync(join(profDir, file), "utf8")) as CpuProfile & { nodes: Node[] };
 const self = new Map<number, number>();
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 const byName = new Map<string, number>();
@@ -78,4 +79,7 @@ for (const node of profile.nodes) {
 }
 const rows = [...byName].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top));
 for (const [where, t] of rows) console.log(`${((100 * t) / total).toFixed(1).padStart(5)} %  ${where}`);
+// Where a request's time goes, by stage (the profile spans the warm-up and the measured run).
+console.log();
+for (const line of stageLines(stagesOf(profile, warmup.requests + result.requests))) console.log(line);
 console.log(`profile: ${join(profDir, file)}`);

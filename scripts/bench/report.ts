@@ -19,7 +19,17 @@ export interface ScenarioRecord {
   ratioToCeiling: number | null;
   responseBytes: number | null;
   note?: string;
+  /** requests/second as a multiple of the peer's on the same requests (list, `q`, detail), when the peer ran. */
+  ratioToPeer?: number;
 }
+
+/**
+ * The conventional Node.js peer (Fastify + better-sqlite3, scripts/bench/peer.ts) on the
+ * scenarios it serves, in the same run: or why it did not run (the bench goes on without it).
+ */
+export type PeerRecord =
+  | { ok: true; results: { id: string; urls: number; result: Measured }[] }
+  | { ok: false; reason: string };
 
 /**
  * A bare Bun.serve doing only the SQLite read of a detail or reviews miss, with the product's
@@ -59,6 +69,8 @@ export interface BenchRecord {
   ceiling: { result: Measured; responseBytes: number };
   /** Absent in runs before 2026-11-26, and when neither (3) nor (4) ran. */
   readFloors?: ReadFloorRecord[];
+  /** Absent in runs before 2026-11-26 (issue 30). */
+  peer?: PeerRecord;
   scenarios: ScenarioRecord[];
   /** At log level info: what the access log costs against warn (scripts/bench/loggingCost.ts). */
   loggingCost?: LoggingCost[];
@@ -81,18 +93,22 @@ const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MB`;
 /** The table as Markdown (printed, and pasted into the manual's performance page). */
 export function markdownTable(record: BenchRecord): string {
   const header =
-    `| scenario | req/s | p50 ms | p99 ms | server p50 ms | server p99 ms | vs ceiling | vs /healthz | server cores |\n` +
-    `| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`;
+    `| scenario | req/s | p50 ms | p99 ms | server p50 ms | server p99 ms | vs ceiling | vs /healthz | vs peer | server cores |\n` +
+    `| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`;
   const healthz = record.scenarios.find((s) => s.id === "healthz")?.result?.requestsPerSecond;
   const percent = (ratio: number | null | undefined) => (ratio === null || ratio === undefined ? "" : `${Math.round(ratio * 100)} %`);
-  const row = (label: string, r: Measured | null, ratio: number | null, note?: string) =>
+  const times = (ratio: number | undefined) => (ratio === undefined ? "" : `${ratio.toFixed(2)}×`);
+  const row = (label: string, r: Measured | null, ratio: number | null, note?: string, toPeer?: number) =>
     r
-      ? `| ${label} | ${fmt(r.requestsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.server?.p50Ms.toFixed(2) ?? ""} | ${r.server?.p99Ms.toFixed(2) ?? ""} | ${percent(ratio)} | ${percent(healthz ? r.requestsPerSecond / healthz : null)} | ${r.cpu.server.toFixed(2)} |`
-      : `| ${label} | n/a | | | | | ${note ?? ""} | | |`;
+      ? `| ${label} | ${fmt(r.requestsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.server?.p50Ms.toFixed(2) ?? ""} | ${r.server?.p99Ms.toFixed(2) ?? ""} | ${percent(ratio)} | ${percent(healthz ? r.requestsPerSecond / healthz : null)} | ${times(toPeer)} | ${r.cpu.server.toFixed(2)} |`
+      : `| ${label} | n/a | | | | | ${note ?? ""} | | | |`;
+  const ceiling = record.ceiling.result.requestsPerSecond;
+  const peer = record.peer?.ok ? record.peer.results : [];
   const rows = [
     row("ceiling: bare Bun.serve, same body as (1)", record.ceiling.result, 1),
     ...(record.readFloors ?? []).map((f) => row(f.label, f.result, f.ratioToCeiling)),
-    ...record.scenarios.map((s) => row(s.label, s.result, s.ratioToCeiling, s.note)),
+    ...peer.map((p) => row(`peer (Fastify + better-sqlite3): ${record.scenarios.find((s) => s.id === p.id)?.label.slice(0, 3) ?? p.id} over ${fmt(p.urls)} URLs`, p.result, p.result.requestsPerSecond / ceiling)),
+    ...record.scenarios.map((s) => row(s.label, s.result, s.ratioToCeiling, s.note, s.ratioToPeer)),
   ];
   return [header, ...rows].join("\n");
 }
@@ -123,7 +139,13 @@ export function summaryLines(record: BenchRecord): string[] {
 }
 
 export function warnings(record: BenchRecord): string[] {
-  return record.scenarios.flatMap((s) => {
+  const peer = !record.peer ? [] : !record.peer.ok ? [`the peer did not run: ${record.peer.reason}`] : record.peer.results.flatMap((p) =>
+    // At 100,000 brokers the peer's list and q can take most of a second each: 32 connections
+    // may then wait past wrk's 10 s timeout, whose answers wrk does not count.
+    p.result.socketErrors > 0 || p.result.errorStatuses > 0
+      ? [`peer on ${p.id}: ${fmt(p.result.socketErrors)} socket errors (timeouts) and ${fmt(p.result.errorStatuses)} error statuses of ${fmt(p.result.requests)} answers: its rate is understated and product ÷ peer overstated (no ratio when it answered none)`]
+      : []);
+  return peer.concat(record.scenarios.flatMap((s) => {
     const out: string[] = [];
     if (s.note) out.push(`${s.label}: ${s.note}`);
     if (s.result && s.result.cpu.other > 0.15) {
@@ -133,7 +155,7 @@ export function warnings(record: BenchRecord): string[] {
       out.push(`${s.label}: ${fmt(s.result.errorStatuses)} error statuses and ${fmt(s.result.socketErrors)} socket errors of ${fmt(s.result.requests)} requests`);
     }
     return out;
-  });
+  }));
 }
 
 /** `--replica-start`: cold against reused starts, each round, then the medians. */

@@ -206,7 +206,7 @@ function discoveryScenario(id: ScenarioId, label: string, requests: LoadRequest[
 }
 
 /** A deterministic Fisher–Yates shuffle (mulberry32), so runs send the same sequence. */
-function shuffle<T>(items: T[], seed: number): T[] {
+export function shuffle<T>(items: T[], seed: number): T[] {
   const out = [...items];
   let state = seed >>> 0;
   const random = () => {

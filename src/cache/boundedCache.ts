@@ -98,9 +98,14 @@ export class BoundedCache<V> {
   /**
    * As set, but the value is made only when it will be kept: for values that cost something to
    * make (an answer's bytes), which a second-request cache refuses on most first offers.
+   * Returns the value when it was made (kept, or over the entry cap), so the caller can use it
+   * rather than make it again (REST sends the bytes it keeps instead of encoding the text twice).
    */
-  setMade<T extends V>(key: string, make: () => T, sizeOf?: (value: T) => number): void {
-    if (this.admits(key)) this.keep(key, make(), sizeOf);
+  setMade<T extends V>(key: string, make: () => T, sizeOf?: (value: T) => number): T | undefined {
+    if (!this.admits(key)) return undefined;
+    const value = make();
+    this.keep(key, value, sizeOf);
+    return value;
   }
 
   /** Whether a value for `key` is to be kept: a held key (dropped here, to be replaced) always is. */

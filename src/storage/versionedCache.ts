@@ -40,10 +40,10 @@ export class VersionedCache<V> {
     this.entries.set(key, value);
   }
 
-  /** As store, but the value is made only if it is kept (see BoundedCache.setMade). */
-  storeMade(key: string, version: number, make: () => V): void {
-    if (version !== this.version) return;
-    this.entries.setMade(key, make);
+  /** As store, but the value is made only if it is kept (see BoundedCache.setMade, whose answer this returns). */
+  storeMade<T extends V>(key: string, version: number, make: () => T): T | undefined {
+    if (version !== this.version) return undefined;
+    return this.entries.setMade(key, make);
   }
 
   /** Drops everything now, and whatever a computation begun before this call would store. */

@@ -61,6 +61,29 @@ describe("the response cache keys on the route and its parsed input", () => {
     expect(a2).toEqual(a);
   });
 
+  test("a URL without a query string is keyed by its path: no entry in the URL-key cache, kept from its second request, unknown brokers never kept", async () => {
+    const keyEntries = () => server.app.services.caches.stats().find((s) => s.name === "rest-cache-keys")!.entries;
+    const { slug } = ((await get("/api/v1/brokers?province=NS&limit=1")).body.data as { slug: string }[])[0]!;
+    const id = ((await get("/api/v1/brokers?province=NS&limit=1")).body.data as { id: string }[])[0]!.id;
+    const keysBefore = keyEntries();
+    const before = responseEntries();
+    const detail = await get(`/api/v1/brokers/${slug}`);
+    expect(detail.status).toBe(200);
+    expect(responseEntries()).toBe(before); // asked once: not kept
+    expect(await get(`/api/v1/brokers/${slug}`)).toEqual(detail);
+    expect(responseEntries()).toBe(before + 1);
+    expect(await get(`/api/v1/brokers/${slug}`)).toEqual(detail); // a hit, the same answer
+    const reviews = await get(`/api/v1/reviews/${id}`);
+    expect(await get(`/api/v1/reviews/${id}`)).toEqual(reviews);
+    // The same input with a query string is parsed as before and answers the same.
+    expect(await get(`/api/v1/reviews/${id}?page=1`)).toEqual(reviews);
+    expect(responseEntries()).toBe(before + 2);
+    for (let i = 0; i < 3; i++) expect((await get("/api/v1/brokers/no-such-broker-anywhere")).status).toBe(404);
+    for (let i = 0; i < 3; i++) expect((await get("/api/v1/reviews/not-an-id")).status).toBe(404);
+    expect(responseEntries()).toBe(before + 2);
+    expect(keyEntries()).toBe(keysBefore); // query-less URLs make none (the one with a query was asked once: not kept yet)
+  });
+
   test("invalid input is never cached and still answers 422", async () => {
     const before = responseEntries();
     for (let i = 0; i < 5; i++) expect((await get(`/api/v1/brokers?limit=${1000 + i}`)).status).toBe(422);

@@ -43,3 +43,18 @@ test("cache hits still spend the key's rate limit", async () => {
   expect(statuses).toEqual([200, 200, 200, 429, 429]);
 });
 
+
+test("the answer a cache keeps is sent from the bytes it keeps: first, second (kept) and third (hit) answers are byte for byte the same, accents included", async () => {
+  // Québec brokers' answers hold non-ASCII text (cities, names): the kept bytes must be UTF-8 of the same text.
+  const list = await getJson("/api/v1/brokers?province=QC&limit=100");
+  const slug = list.body.data.find((b) => /[^\x00-\x7f]/.test(JSON.stringify(b)))?.slug ?? list.body.data[0]!.slug;
+  const answers = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await server.request(`/api/v1/brokers/${slug}`, { key });
+    answers.push({ status: res.status, type: res.headers.get("content-type"), bytes: Buffer.from(await res.arrayBuffer()).toString("base64") });
+  }
+  expect(answers[0]!.status).toBe(200);
+  expect(answers[1]).toEqual(answers[0]!);
+  expect(answers[2]).toEqual(answers[0]!);
+  expect(Buffer.from(answers[0]!.bytes, "base64").toString("utf8")).toContain(`"slug":"${slug}"`);
+});

@@ -126,9 +126,10 @@ describe("a second-request cache (Doorkeeper)", () => {
     let sized = 0;
     const make = () => (made++, "answer");
     const sizeOf = (v: string) => (sized++, v.length * 2);
-    cache.setMade("k", make, sizeOf);
+    expect(cache.setMade("k", make, sizeOf)).toBeUndefined();
     expect([made, sized, cache.get("k")]).toEqual([0, 0, undefined]);
-    cache.setMade("k", make, sizeOf);
+    // The value made is handed back, for the caller to use instead of making it again.
+    expect(cache.setMade("k", make, sizeOf)).toBe("answer");
     expect([made, sized, cache.get("k")]).toEqual([1, 1, "answer"]);
     cache.set("refused", "x", sizeOf);
     expect(sized).toBe(1);
@@ -163,6 +164,9 @@ describe("VersionedCache", () => {
     expect(cache.get("a", 2, () => "two")).toBe("two");
     cache.store("b", 1, "stale");
     expect(cache.lookup("b", 2)).toBeUndefined();
+    // A value for an old version is not even made.
+    expect(cache.storeMade("c", 1, () => "stale")).toBeUndefined();
+    expect(cache.storeMade("c", 2, () => "fresh")).toBe("fresh");
   });
 });
 

@@ -14,7 +14,8 @@ interface CachedAnswer<B extends Body> {
  * encoding) but never admission: the key, its origin rules and its rate limit are checked on
  * every request, and only callers holding the route's scope are served from here.
  *
- * Keys name the route and its parsed input (see responseCacheKey), never the Host: most answers
+ * Keys name the route and its parsed input (see responseCacheKey), or for a URL without a query
+ * string its path (its input follows from the path alone), never the Host: most answers
  * do not depend on the base URL. Those that do (absolute photo URLs) contain it, so an answer is
  * tagged with the base URL when its text holds it and then served only to requests with that
  * same base URL; another base URL recomputes it and replaces the entry. A rotated Host therefore
@@ -42,12 +43,16 @@ export class ResponseCache<B extends Body = string> {
     return answer.body;
   }
 
-  /** Encoded, and searched for the base URL, only when the cache keeps it (most first offers are not). */
-  set(key: string, version: number, baseUrl: string, body: string): void {
-    this.answers.storeMade(key, version, () => {
+  /**
+   * Encoded, and searched for the base URL, only when the cache keeps it (most first offers are
+   * not). Returns the encoded body when it was made, for the caller to send: REST then answers
+   * from the same bytes instead of having the Response encode the text a second time.
+   */
+  set(key: string, version: number, baseUrl: string, body: string): B | undefined {
+    return this.answers.storeMade(key, version, () => {
       const holdsBaseUrl = body.includes(baseUrl) || body.includes(JSON.stringify(baseUrl).slice(1, -1));
       return { body: this.encode(body), baseUrl: holdsBaseUrl ? baseUrl : undefined };
-    });
+    })?.body;
   }
 
   stats(): CacheStats {

@@ -43,6 +43,14 @@ export class ResponseCacheKeys {
   }
 
   of(route: RestRoute, params: Record<string, string>, url: TargetUrl, parsedInput?: ParsedInput): string | undefined {
+    // Without a query string the input is a function of the path alone, so the path is the key:
+    // no parse, no entry here. A broker's detail or review page spread over 100,000 brokers
+    // (every request a different URL) otherwise paid a lookup, a parse, the key's JSON and a
+    // churned entry of this cache per miss (issue 30). Such a key never names an invalid input
+    // in the response cache: only answers the procedure gave (having parsed the input) are kept.
+    // "=" cannot begin a parsed key's second part (the route's path, "/…"), so the two never meet.
+    // (Directory reads are GETs without a body: their input is the path and the query.)
+    if (url.search === "") return `${route.method} =${url.pathname}`;
     const target = `${route.method} ${url.pathname}${url.search}`;
     let key = this.keys.get(target);
     if (key === undefined) {
@@ -58,3 +66,4 @@ export class ResponseCacheKeys {
     return this.keys.stats();
   }
 }
+

@@ -128,8 +128,9 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       const body = route.body ? (route.body === "optional" && sentNoBody(request) ? {} : await readJsonBody(request)) : undefined;
       const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
       const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
-      if (cacheKey !== undefined) responses.set(cacheKey, version, info.baseUrl, text);
-      const response = admittedJson(text, route.status ?? 200, admission.rate, info);
+      // The bytes the cache keeps, when it keeps them, are what is sent: one UTF-8 encoding, not two.
+      const kept = cacheKey === undefined ? undefined : responses.set(cacheKey, version, info.baseUrl, text);
+      const response = admittedJson(kept ?? text, route.status ?? 200, admission.rate, info);
       if (ctx.idempotency?.replayed) response.headers.set(IDEMPOTENT_REPLAYED_HEADER, "true");
       return response;
     } catch (error) {
