@@ -39,7 +39,7 @@ export class BrokerImportStore {
   /** Stores (or, with `write` false, only classifies) one batch; an outcome per item, in order. */
   batch(items: readonly ImportItem<BrokerRecord>[], how: ImportWrite): Promise<RowOutcome[]> {
     const { x } = this;
-    return runImportOp(x, how.write, (db, t) => writeBatch(x, db, t, items, how));
+    return runImportOp(x, how.write, (db, t) => writeBrokerBatch(x, db, t, items, how));
   }
 
   /**
@@ -85,7 +85,8 @@ export class BrokerImportStore {
   }
 }
 
-function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<BrokerRecord>[], how: ImportWrite): Op<RowOutcome[]> {
+/** One batch inside the caller's transaction (the write API's create runs it with its idempotency claim). */
+export function* writeBrokerBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<BrokerRecord>[], how: ImportWrite): Op<RowOutcome[]> {
   if (how.write) {
     yield* lockDirectory(x, db, t);
     yield* skipRowTriggers(x, db, t);
