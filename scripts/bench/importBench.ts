@@ -18,6 +18,8 @@ export interface ImportStep {
   kind: "brokers" | "reviews";
   records: number;
   seconds: number;
+  /** User + system CPU seconds: what the machine had to give it, whatever else ran meanwhile (wall seconds stretch when other work shares the cores). */
+  cpuSeconds: number;
   recordsPerSecond: number;
   peakRssBytes: number;
   summary: { created: number; updated: number; unchanged: number; failed: number };
@@ -50,7 +52,7 @@ export async function benchImport(app: AppCommand, options: { brokers: number; d
   const steps: ImportStep[] = [];
   for (const [kind, file, records] of [["brokers", brokersFile, files.brokers], ["reviews", reviewsFile, files.reviews]] as const) {
     const step = await timedImport(app, kind, file, records, target, options.dir);
-    console.log(`import ${kind}: ${step.seconds.toFixed(1)} s, ${step.recordsPerSecond.toLocaleString("en-CA")} ${kind}/s, peak RSS ${mib(step.peakRssBytes)}`);
+    console.log(`import ${kind}: ${step.seconds.toFixed(1)} s (CPU ${step.cpuSeconds.toFixed(1)} s), ${step.recordsPerSecond.toLocaleString("en-CA")} ${kind}/s, peak RSS ${mib(step.peakRssBytes)}`);
     steps.push(step);
   }
   const totalSeconds = round(steps.reduce((sum, s) => sum + s.seconds, 0));
@@ -73,8 +75,8 @@ export async function benchImport(app: AppCommand, options: { brokers: number; d
 
 async function timedImport(app: AppCommand, kind: "brokers" | "reviews", file: string, records: number, target: string[], dir: string): Promise<ImportStep> {
   const timeFile = join(dir, `time-${kind}.txt`);
-  // %e wall seconds, %M maximum resident set in KiB.
-  const proc = Bun.spawn(["/usr/bin/time", "-f", "%e %M", "-o", timeFile, ...app.argv, "import", kind, file, ...target, "--json", "--quiet"], {
+  // %e wall seconds, %U and %S user and system CPU seconds, %M maximum resident set in KiB.
+  const proc = Bun.spawn(["/usr/bin/time", "-f", "%e %U %S %M", "-o", timeFile, ...app.argv, "import", kind, file, ...target, "--json", "--quiet"], {
     cwd: dir,
     stdout: "pipe",
     stderr: "pipe",
@@ -82,12 +84,13 @@ async function timedImport(app: AppCommand, kind: "brokers" | "reviews", file: s
   });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`import ${kind} failed (exit ${code}):\n${out.slice(0, 2000)}${err.slice(0, 2000)}`);
-  const [seconds, kib] = readFileSync(timeFile, "utf8").trim().split(/\s+/).slice(-2).map(Number) as [number, number];
+  const [seconds, user, system, kib] = readFileSync(timeFile, "utf8").trim().split(/\s+/).slice(-4).map(Number) as [number, number, number, number];
   const summary = JSON.parse(out) as ImportStep["summary"];
   return {
     kind,
     records,
     seconds,
+    cpuSeconds: round(user + system),
     recordsPerSecond: Math.round(records / seconds),
     peakRssBytes: kib * 1024,
     summary: { created: summary.created, updated: summary.updated, unchanged: summary.unchanged, failed: summary.failed },
@@ -97,7 +100,7 @@ async function timedImport(app: AppCommand, kind: "brokers" | "reviews", file: s
 /** The figures as lines (printed, and pasted into the README). */
 export function importLines(record: ImportBenchRecord): string[] {
   const [brokers, reviews] = record.steps;
-  const line = (s: ImportStep) => `import ${s.kind}: ${fmt(s.records)} in ${s.seconds.toFixed(1)} s (${fmt(s.recordsPerSecond)}/s), peak RSS ${mib(s.peakRssBytes)}`;
+  const line = (s: ImportStep) => `import ${s.kind}: ${fmt(s.records)} in ${s.seconds.toFixed(1)} s (${fmt(s.recordsPerSecond)}/s; CPU ${s.cpuSeconds.toFixed(1)} s), peak RSS ${mib(s.peakRssBytes)}`;
   return [
     `${record.database}: ${fmt(record.files.brokers)} brokers (${fmt(record.files.brokerRows)} CSV rows, ${mib(record.files.brokerBytes)}) and ${fmt(record.files.reviews)} reviews (NDJSON, ${mib(record.files.reviewBytes)})`,
     ...(brokers ? [line(brokers)] : []),
