@@ -16,6 +16,8 @@ import idempotencyRecords from "./migrations/0013_idempotency_records.sql" with 
 import importKeysAndAudit from "./migrations/0014_import_keys_and_audit.sql" with { type: "text" };
 import auditAppendOnly from "./migrations/0015_audit_append_only.sql" with { type: "text" };
 import webhooks from "./migrations/0016_webhooks.sql" with { type: "text" };
+import reviewsCreatedIndex from "./migrations/0017_reviews_created_index.sql" with { type: "text" };
+import importSkipsReviewRowTriggers from "./migrations/0018_import_skips_review_row_triggers.sql" with { type: "text" };
 
 /**
  * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
@@ -40,6 +42,8 @@ export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0014_import_keys_and_audit", sql: importKeysAndAudit },
   { tag: "0015_audit_append_only", sql: auditAppendOnly },
   { tag: "0016_webhooks", sql: webhooks },
+  { tag: "0017_reviews_created_index", sql: reviewsCreatedIndex },
+  { tag: "0018_import_skips_review_row_triggers", sql: importSkipsReviewRowTriggers },
 ];
 
 export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

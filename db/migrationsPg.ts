@@ -7,6 +7,7 @@ import idempotencyRecords from "./migrations-pg/0004_idempotency_records.sql" wi
 import importKeysAndAudit from "./migrations-pg/0005_import_keys_and_audit.sql" with { type: "text" };
 import auditAppendOnly from "./migrations-pg/0006_audit_append_only.sql" with { type: "text" };
 import webhooks from "./migrations-pg/0007_webhooks.sql" with { type: "text" };
+import reviewsCreatedIndex from "./migrations-pg/0008_reviews_created_index.sql" with { type: "text" };
 
 /**
  * The PostgreSQL migrations (drizzle-kit's output for db/schema.pg.ts, plus hand-written ones
@@ -22,6 +23,7 @@ export const PG_MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0005_import_keys_and_audit", sql: importKeysAndAudit },
   { tag: "0006_audit_append_only", sql: auditAppendOnly },
   { tag: "0007_webhooks", sql: webhooks },
+  { tag: "0008_reviews_created_index", sql: reviewsCreatedIndex },
 ];
 
 export const PG_JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

@@ -146,7 +146,9 @@ export const brokerLines = pgTable(
  * whoever inserts a review gives its id (the seed numbers them); `reviews_id` keeps ids unique and
  * finds a review by id. `reviews_broker_rating` serves the star filter and the highest/lowest
  * orders without sorting a broker's reviews. PostgreSQL's rows are never paged there (each instance
- * reads its SQLite replica): keyed by id, indexed by broker.
+ * reads its SQLite replica): keyed by id, indexed by broker. `reviews_created` (both dialects)
+ * serves the operator's moderation queue, every review newest first (directory.reviewQueue): its
+ * first page reads the index's end instead of sorting the table.
  */
 export const reviews = pgTable(
   "reviews",
@@ -168,6 +170,7 @@ export const reviews = pgTable(
   (t) => [
     index("reviews_broker").on(t.brokerId),
     uniqueIndex("reviews_external_id").on(t.externalId),
+    index("reviews_created").on(t.createdAt, t.id),
     check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
   ],
 );

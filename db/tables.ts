@@ -141,7 +141,9 @@ export const tables = {
       rowid, so whoever inserts a review gives its id (the seed numbers them); \`reviews_id\` keeps ids
       unique and finds a review by id. \`reviews_broker_rating\` serves the star filter and the
       highest/lowest orders without sorting a broker's reviews. PostgreSQL's rows are never paged
-      there (each instance reads its SQLite replica): keyed by id, indexed by broker.`,
+      there (each instance reads its SQLite replica): keyed by id, indexed by broker.
+      \`reviews_created\` (both dialects) serves the operator's moderation queue, every review newest
+      first (directory.reviewQueue): its first page reads the index's end instead of sorting the table.`,
     columns: {
       id: int().notNull().primaryKey({ only: "pg" }),
       externalId: text().doc("The operator's own key for the review, by which `import` finds it again; null for reviews made without one."),
@@ -159,6 +161,7 @@ export const tables = {
       index("reviews_broker_rating").on(t.brokerId, t.published, t.rating, t.createdAt).only("sqlite"),
       index("reviews_broker").on(t.brokerId).only("pg"),
       uniqueIndex("reviews_external_id").on(t.externalId),
+      index("reviews_created").on(t.createdAt, t.id),
       check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
     ],
   }),

@@ -18,6 +18,11 @@
  *     an instance over PostgreSQL from spawn to /readyz 200: its replica loaded whole (cold),
  *     then reused after a clean stop and after kill -9, a few brokers changed before each
  *     restart (scripts/bench/replicaStart.ts). Writes results/<date>-<brokers>-replica-start.json.
+ *
+ *   bun run bench --import [--brokers 100000] [--database-url postgres://…]
+ *     the CLI's `import brokers` (a CSV, one row an office) then `import reviews` (NDJSON, 12 a
+ *     broker on average) on a fresh database: seconds, rows/s and peak RSS of each
+ *     (scripts/bench/importBench.ts). Writes results/<date>-<brokers>-import.json.
  */
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -27,6 +32,7 @@ import { parseArgs } from "node:util";
 import { printUsageIfAsked } from "./bench/usage.ts";
 import { benchCluster } from "./bench/cluster.ts";
 import { benchReplicaStart } from "./bench/replicaStart.ts";
+import { benchImport, importLines } from "./bench/importBench.ts";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
 import { machineInfo, markdownTable, replicaStartLines, summaryLines, warnings, type BenchRecord, type PeerRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
@@ -53,6 +59,8 @@ const { values } = parseArgs({
     "seed-cache": { type: "string" },
     cluster: { type: "string" },
     "replica-start": { type: "boolean", default: false },
+    import: { type: "boolean", default: false },
+    "database-url": { type: "string" },
     rounds: { type: "string", default: "3" },
     help: { type: "boolean", short: "h" },
   },
@@ -79,9 +87,9 @@ const onlyIds = values.only?.split(",").map((id) => id.trim());
 const unknownIds = onlyIds?.filter((id) => !SCENARIO_IDS.includes(id as ScenarioId)) ?? [];
 if (unknownIds.length > 0) throw new Error(`--only: unknown scenario ${unknownIds.join(", ")} (known: ${SCENARIO_IDS.join(", ")})`);
 
-const wrkVersion = ensureWrk();
+const wrkVersion = values.import ? "" : ensureWrk();
 const app = appCommand(values.source);
-console.log(`Benchmarking ${app.describe} with ${wrkVersion}`);
+console.log(`Benchmarking ${app.describe}${wrkVersion ? ` with ${wrkVersion}` : ""}`);
 const workDir = mkdtempSync(join(tmpdir(), "broker-directory-bench-"));
 const resultsDir = join(REPO, "scripts/bench/results");
 mkdirSync(resultsDir, { recursive: true });
@@ -90,6 +98,24 @@ if (values.cluster) {
   try {
     const instances = positive(values.cluster, "cluster");
     await benchCluster(app, { instances, brokers: brokerCounts[0]!, dir: workDir, load, warmupSeconds, logLevel });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
+
+if (values.import) {
+  try {
+    for (const brokers of values.brokers === "1000,100000" ? [100_000] : brokerCounts) {
+      const dir = join(workDir, `import-${brokers}`);
+      mkdirSync(dir);
+      const record = await benchImport(app, { brokers, dir, databaseUrl: values["database-url"] });
+      const file = join(resultsDir, `${record.date.slice(0, 10)}-${brokers}-import${record.database === "postgres" ? "-pg" : ""}.json`);
+      writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+      console.log(`\n## Import of ${brokers.toLocaleString("en-CA")} brokers, ${record.date.slice(0, 10)}\n`);
+      for (const line of importLines(record)) console.log(`- ${line}`);
+      console.log(`\nwrote ${file.slice(REPO.length + 1)}`);
+    }
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

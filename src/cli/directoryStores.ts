@@ -11,6 +11,8 @@ import { postgresUrlOf } from "./workspaceStores.ts";
 
 /** The import's page cache over SQLite, in KiB. */
 const IMPORT_CACHE_KIB = 64 * 1024;
+/** Pages of write-ahead log (4 KiB each) after which an import's commit copies it back into the file. */
+const IMPORT_AUTOCHECKPOINT_PAGES = 16_384;
 
 export interface DirectoryWriter {
   /** The stores' executor over the database the server uses. */
@@ -40,6 +42,10 @@ export async function openDirectoryWriter(values: { db?: string; "database-url"?
     // the process's memory (577 MB peak with the map). 64 MiB holds the B-trees' upper pages.
     db.$client.exec("PRAGMA mmap_size = 0");
     db.$client.exec(`PRAGMA cache_size = -${IMPORT_CACHE_KIB}`);
+    // Copies the log back into the file every 64 MiB of it rather than every 4 MiB: a page the
+    // import writes again and again (an index's, a broker's aggregates) is copied once per
+    // checkpoint, not once per few batches, and the commits that checkpoint are 16 times fewer.
+    db.$client.exec(`PRAGMA wal_autocheckpoint = ${IMPORT_AUTOCHECKPOINT_PAGES}`);
     return { x: SqliteExecutor.of(db), target, explain: (error) => error, close: async () => closeDatabase(db) };
   }
   // One batch at a time: two connections are plenty (a read beside a write at most).

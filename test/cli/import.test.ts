@@ -153,7 +153,10 @@ describe("import", () => {
   test("an edited review is updated in place, a review moved to another broker leaves it, and every aggregate equals a recount", async () => {
     const db = await emptyDirectory();
     await importJson(["brokers", BROKERS], db);
+    const versionBefore = await directoryVersion(db);
     await importJson(["reviews", REVIEWS], db);
+    // New reviews move the directory version (once a batch), so every cache keyed on it is dropped.
+    expect(await directoryVersion(db)).toBeGreaterThan(versionBefore);
     const lines = (await Bun.file(REVIEWS).text()).trim().split("\n");
     const edited = lines.map((line) => {
       const review = JSON.parse(line);
@@ -170,6 +173,8 @@ describe("import", () => {
       { slug: "pacific-shores-insurance-vancouver", review_count: 2, average_rating: 4 },
     ]);
     expect(await directoryIntegrity(db)).toEqual({ aggregatesOff: [], withoutOffices: [] });
+    // The batches' switch off the per-row review triggers (migration 0018) never outlives its transaction.
+    expect(await directoryRows(db, "SELECT key FROM meta WHERE key = 'bulk_load'")).toEqual([]);
     const [moved] = await directoryRows(db, "SELECT a.before, a.after FROM directory_audit a WHERE a.review_id IS NOT NULL AND a.action = 'updated' ORDER BY a.id DESC LIMIT 1");
     const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
     expect(Object.keys(json(moved!.after))).toEqual(["brokerId"]);

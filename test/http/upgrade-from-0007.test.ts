@@ -77,8 +77,9 @@ describeSqliteOnly("over SQLite", () => {
     expect(table).toContain("PRIMARY KEY(`broker_id`, `published`, `created_at`, `id`)");
     const names = (type: string) =>
       client().query<{ name: string }, [string]>("SELECT name FROM sqlite_master WHERE type = ? AND tbl_name = 'reviews' ORDER BY name").all(type).map((r) => r.name);
-    // reviews_external_id: the operator's import key (migration 0013), unique where given.
-    expect(names("index")).toEqual(["reviews_broker_rating", "reviews_external_id", "reviews_id"]);
+    // reviews_external_id: the operator's import key (migration 0013), unique where given;
+    // reviews_created: the moderation queue's order (0017).
+    expect(names("index")).toEqual(["reviews_broker_rating", "reviews_created", "reviews_external_id", "reviews_id"]);
     expect(names("trigger")).toEqual([
       "reviews_aggregate_delete", "reviews_aggregate_insert", "reviews_aggregate_update_new", "reviews_aggregate_update_old",
       "reviews_version_delete", "reviews_version_insert", "reviews_version_update",
@@ -87,6 +88,10 @@ describeSqliteOnly("over SQLite", () => {
     const plan = client().query<{ detail: string }, []>("EXPLAIN QUERY PLAN SELECT * FROM reviews WHERE broker_id = 1 AND published = 1 ORDER BY created_at DESC, id DESC LIMIT 20").all();
     expect(plan.map((p) => p.detail).join("\n")).toMatch(/USING PRIMARY KEY \(broker_id=\? AND published=\?\)/);
     expect(plan.map((p) => p.detail).join("\n")).not.toContain("TEMP B-TREE");
+    // The moderation queue (every review, newest first) reads reviews_created from its end, never sorting the table.
+    const queue = client().query<{ detail: string }, []>("EXPLAIN QUERY PLAN SELECT * FROM reviews ORDER BY created_at DESC, id DESC LIMIT 20").all();
+    expect(queue.map((p) => p.detail).join("\n")).toContain("USING INDEX reviews_created");
+    expect(queue.map((p) => p.detail).join("\n")).not.toContain("TEMP B-TREE");
   });
 
   test("pages answer in the same order as before the upgrade (newest first, ties by id)", async () => {

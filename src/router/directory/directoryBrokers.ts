@@ -5,7 +5,9 @@ import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { freeText, lineText } from "../../schemas/recordFields.ts";
 import type { BrokerWithOffices } from "../../storage/stores/directoryWriteStore.ts";
 import { invalidInput } from "../quotes/invalidInput.ts";
+import { createOnce } from "../idempotency.ts";
 import { scopedProcedure } from "../trpc.ts";
+import { answerFromHeld } from "./answeredOnce.ts";
 import { actorOf, brokerIdInput, brokerOrThrow, BROKER_STATES, directoryBrokerSchema, reasonInput, toDirectoryBroker } from "./directoryViews.ts";
 
 /**
@@ -55,7 +57,7 @@ function recordFieldsOf({ broker: b, offices }: BrokerWithOffices): Record<strin
 const withoutNulls = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null && value !== undefined));
 
 /** Writes the record; a refusal of the writer (a slug or externalId another broker holds) is a 422 naming the field. */
-async function save(ctx: Context & { principal: NonNullable<Context["principal"]> }, record: BrokerRecord, target: number | "new", reason: string | undefined) {
+async function save(ctx: Context & { principal: NonNullable<Context["principal"]> }, record: BrokerRecord, target: number, reason: string | undefined) {
   const { directory } = ctx.services;
   const outcome = await directory.saveBroker(record, target, { actor: actorOf(ctx.principal), reason: reason ?? "", now: ctx.services.now() });
   if (outcome.outcome === "failed") throw invalidInput(outcome.errors.map((e) => ({ path: [e.field], message: e.message })));
@@ -75,11 +77,24 @@ export const getDirectoryBroker = scopedProcedure("directory:write")
   .output(directoryBrokerSchema)
   .query(async ({ ctx, input }) => toDirectoryBroker(await brokerOrThrow(ctx.services.directory, input.id)));
 
-/** A new broker, validated and written as the import writes a record (published unless `published: false`). */
+/**
+ * A new broker, validated and written as the import writes a record (published unless
+ * `published: false`). With an Idempotency-Key (issue 28 §2) a retry replays the first answer and
+ * creates nothing more: the key is claimed in the broker's own transaction, with the answer made
+ * from the broker as written (its id is numbered in that write).
+ */
 export const createDirectoryBroker = scopedProcedure("directory:write")
+  .meta({ idempotent: true })
   .input(createDirectoryBrokerInput)
   .output(directoryBrokerSchema)
-  .mutation(({ ctx, input }) => save(ctx, input.record, "new", input.reason));
+  .mutation(({ ctx, input, path }) => createOnce(ctx, path, input, async (claim) => {
+    const how = { actor: actorOf(ctx.principal), reason: input.reason ?? "", now: ctx.services.now() };
+    const made = await ctx.services.directory.createBroker(input.record, how, claim && ((created) => claim.recordOf(toDirectoryBroker(created))));
+    if ("held" in made) return answerFromHeld(claim, made.held, directoryBrokerSchema);
+    const { outcome, created } = made.written;
+    if (outcome.outcome === "failed") throw invalidInput(outcome.errors.map((e) => ({ path: [e.field], message: e.message })));
+    return toDirectoryBroker(created!);
+  }));
 
 /** Changes the fields given; the whole broker is then validated as a record, as the import would. */
 export const updateDirectoryBroker = scopedProcedure("directory:write")

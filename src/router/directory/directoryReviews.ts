@@ -3,6 +3,8 @@ import { strictRecordObject } from "../../schemas/directoryRecords.ts";
 import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import * as field from "../../schemas/recordFields.ts";
 import { invalidInput } from "../quotes/invalidInput.ts";
+import { answerFromHeld } from "./answeredOnce.ts";
+import { createOnce } from "../idempotency.ts";
 import { scopedProcedure } from "../trpc.ts";
 import {
   actorOf,
@@ -46,11 +48,16 @@ export const addDirectoryReviewInput = strictRecordObject("a review", {
   reason: reasonInput(1_000),
 });
 
-/** Adds an operator-collected review to a broker, published at once. */
+/**
+ * Adds an operator-collected review to a broker, published at once. With an Idempotency-Key
+ * (issue 28 §2) a retry replays the first answer and adds nothing more: the key is claimed in
+ * the review's own transaction, with the answer made from the review as written.
+ */
 export const addDirectoryReview = scopedProcedure("directory:write")
+  .meta({ idempotent: true })
   .input(addDirectoryReviewInput)
   .output(directoryReviewSchema)
-  .mutation(async ({ ctx, input }) => {
+  .mutation(({ ctx, input, path }) => createOnce(ctx, path, input, async (claim) => {
     const { directory } = ctx.services;
     const broker = await brokerOrThrow(directory, input.id);
     const now = ctx.services.now();
@@ -58,10 +65,12 @@ export const addDirectoryReview = scopedProcedure("directory:write")
       broker.broker.id,
       { externalId: input.externalId, authorName: input.authorName, rating: input.rating, title: input.title, body: input.content, createdAt: input.createdAt ? Date.parse(input.createdAt) : now },
       { actor: actorOf(ctx.principal), reason: input.reason ?? "", now },
+      claim && ((stored) => claim.recordOf(toDirectoryReview(stored))),
     );
-    if (added === "externalId") throw invalidInput([{ path: ["externalId"], message: `"${input.externalId}" is already the externalId of another review` }]);
-    return toDirectoryReview(added);
-  });
+    if ("held" in added) return answerFromHeld(claim, added.held, directoryReviewSchema);
+    if (added.written === "externalId") throw invalidInput([{ path: ["externalId"], message: `"${input.externalId}" is already the externalId of another review` }]);
+    return toDirectoryReview(added.written);
+  }));
 
 export const hideDirectoryReviewInput = z
   .strictObject({

@@ -3,6 +3,7 @@ import { foldText } from "../../domain/text.ts";
 import type { BrokerRecord } from "../../schemas/directoryRecords.ts";
 import { run, rows, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { appendAudit, type NewAuditEntry } from "./directoryAuditStore.ts";
+import { PreparedWhereIn } from "./preparedWhereIn.ts";
 import { highestId, insertRows, journalChanges, lockDirectory, skipRowTriggers, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
 import {
   brokerChanges,
@@ -39,7 +40,7 @@ export class BrokerImportStore {
   /** Stores (or, with `write` false, only classifies) one batch; an outcome per item, in order. */
   batch(items: readonly ImportItem<BrokerRecord>[], how: ImportWrite): Promise<RowOutcome[]> {
     const { x } = this;
-    return runImportOp(x, how.write, (db, t) => writeBatch(x, db, t, items, how));
+    return runImportOp(x, how.write, (db, t) => writeBrokerBatch(x, db, t, items, how));
   }
 
   /**
@@ -85,13 +86,14 @@ export class BrokerImportStore {
   }
 }
 
-function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<BrokerRecord>[], how: ImportWrite): Op<RowOutcome[]> {
+/** One batch inside the caller's transaction (the write API's create runs it with its idempotency claim). */
+export function* writeBrokerBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<BrokerRecord>[], how: ImportWrite): Op<RowOutcome[]> {
   if (how.write) {
     yield* lockDirectory(x, db, t);
     yield* skipRowTriggers(x, db, t);
   }
   const { brokers, brokerLocations, brokerLines } = t;
-  const { byExternalId, bySlug, byId, officesOf } = yield* storedBrokersOf(db, t, items);
+  const { byExternalId, bySlug, byId, officesOf } = yield* storedBrokersOf(x, db, t, items);
 
   let nextBrokerId = 0;
   let nextOfficeId = 0;
@@ -187,18 +189,37 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
   return outcomes;
 }
 
+/** The lookups every batch makes by the file's keys, prepared once an executor (PreparedWhereIn). */
+interface Lookups {
+  byExternalId: PreparedWhereIn<StoredBroker>;
+  bySlug: PreparedWhereIn<StoredBroker>;
+  offices: PreparedWhereIn<StoredOffice>;
+}
+const lookups = new WeakMap<Executor, Lookups>();
+
+function lookupsOf(x: Executor): Lookups {
+  let found = lookups.get(x);
+  if (!found) {
+    found = {
+      byExternalId: new PreparedWhereIn(x, (db, { brokers }, keys) => db.select().from(brokers).where(inArray(brokers.externalId, keys))),
+      bySlug: new PreparedWhereIn(x, (db, { brokers }, keys) => db.select().from(brokers).where(inArray(brokers.slug, keys))),
+      offices: new PreparedWhereIn(x, (db, { brokerLocations }, keys) =>
+        db.select().from(brokerLocations).where(inArray(brokerLocations.brokerId, keys)).orderBy(asc(brokerLocations.brokerId), asc(brokerLocations.id)),
+      ),
+    };
+    lookups.set(x, found);
+  }
+  return found;
+}
+
 /** The stored brokers a batch's records may name (by externalId or slug), and their offices in order. */
-function* storedBrokersOf(db: Db, { brokers, brokerLocations }: Tables, items: readonly ImportItem<BrokerRecord>[]) {
+function* storedBrokersOf(x: Executor, db: Db, { brokers }: Tables, items: readonly ImportItem<BrokerRecord>[]) {
+  const prepared = lookupsOf(x);
   const externalIds = items.flatMap(({ record }) => (record.externalId !== null ? [record.externalId] : []));
   const byExternalId = new Map<string, StoredBroker>();
-  for (const broker of yield* rowsWhereIn<StoredBroker>(externalIds, (chunk) => db.select().from(brokers).where(inArray(brokers.externalId, chunk as string[])))) {
-    byExternalId.set(broker.externalId!, broker);
-  }
+  for (const broker of yield* prepared.byExternalId.rows(db, externalIds)) byExternalId.set(broker.externalId!, broker);
   const bySlug = new Map<string, StoredBroker>();
-  const slugs = items.map(({ record }) => record.slug);
-  for (const broker of yield* rowsWhereIn<StoredBroker>(slugs, (chunk) => db.select().from(brokers).where(inArray(brokers.slug, chunk as string[])))) {
-    bySlug.set(broker.slug, broker);
-  }
+  for (const broker of yield* prepared.bySlug.rows(db, items.map(({ record }) => record.slug))) bySlug.set(broker.slug, broker);
   const byId = new Map<number, StoredBroker>();
   const targets = items.flatMap(({ target }) => (typeof target === "number" ? [target] : []));
   for (const broker of yield* rowsWhereIn<StoredBroker>(targets, (chunk) => db.select().from(brokers).where(inArray(brokers.id, chunk as number[])))) {
@@ -206,10 +227,8 @@ function* storedBrokersOf(db: Db, { brokers, brokerLocations }: Tables, items: r
   }
   const storedIds = [...new Set([...byExternalId.values(), ...bySlug.values(), ...byId.values()].map((broker) => broker.id))];
   const officesOf = new Map<number, OfficeFields[]>();
-  const offices = yield* rowsWhereIn<StoredOffice>(storedIds, (chunk) =>
-    db.select().from(brokerLocations).where(inArray(brokerLocations.brokerId, chunk as number[])).orderBy(asc(brokerLocations.brokerId), asc(brokerLocations.id)),
-  );
-  for (const office of offices) officesOf.set(office.brokerId, [...(officesOf.get(office.brokerId) ?? []), storedOfficeFields(office)]);
+  // Across lists of 500 brokers the rows come list by list, each in order: grouped by broker, each broker's in id order.
+  for (const office of yield* prepared.offices.rows(db, storedIds)) officesOf.set(office.brokerId, [...(officesOf.get(office.brokerId) ?? []), storedOfficeFields(office)]);
   return { byExternalId, bySlug, byId, officesOf };
 }
 

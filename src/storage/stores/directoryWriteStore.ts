@@ -5,7 +5,9 @@ import type { BrokerRecord } from "../../schemas/directoryRecords.ts";
 import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { runImport, type ImportKind, type ReportLine } from "./importRun.ts";
 import type { ImportSummary } from "../../importing/importSummary.ts";
-import { BrokerImportStore } from "./brokerImportStore.ts";
+import { BrokerImportStore, writeBrokerBatch } from "./brokerImportStore.ts";
+import { KeyClaims, type IdempotencyRecord } from "./idempotencyStore.ts";
+import { KeyHeldError, unlessHeld, type OrHeld } from "./keyHeld.ts";
 import { appendAudit, DirectoryAuditStore, type AuditEntry, type AuditPage } from "./directoryAuditStore.ts";
 import { highestId, lockDirectory, type ImportWrite, type RowOutcome } from "./importBatch.ts";
 import type { StoredBroker } from "./importedBroker.ts";
@@ -66,20 +68,18 @@ export class DirectoryWriteStore {
   /** Reviews across the directory, for the console's moderation queue. */
   readonly reviewQueue: ReviewQueueStore;
 
+  private readonly claims: KeyClaims;
+
   constructor(private readonly x: Executor) {
     this.brokerWriter = new BrokerImportStore(x);
+    this.claims = new KeyClaims(x);
     this.audit = new DirectoryAuditStore(x);
     this.reviewQueue = new ReviewQueueStore(x);
   }
 
   /** A broker in any state, with its offices (primary first). */
   findBroker(id: number): Awaitable<BrokerWithOffices | undefined> {
-    return this.x.read(function* (db, { brokers, brokerLocations }) {
-      const broker = yield* row(db.select().from(brokers).where(eq(brokers.id, id)));
-      if (!broker) return undefined;
-      const offices = yield* rows(db.select().from(brokerLocations).where(eq(brokerLocations.brokerId, id)).orderBy(desc(brokerLocations.isPrimary), asc(brokerLocations.id)));
-      return { broker, offices };
-    });
+    return this.x.read((db, t) => brokerWithOffices(db, t, id));
   }
 
   /** Brokers in every state, by id, with the filters; each with its offices. */
@@ -107,6 +107,25 @@ export class DirectoryWriteStore {
   async saveBroker(record: BrokerRecord, target: number | "new", how: DirectoryWrite): Promise<RowOutcome> {
     const [outcome] = await this.brokerWriter.batch([{ line: 1, record, target }], { ...how, write: true });
     return outcome!;
+  }
+
+  /**
+   * Creates a broker from a whole record (the write API's POST). With `recordOf` (an
+   * Idempotency-Key was sent), the key is claimed in the same transaction with the answer made
+   * from the broker as written: `held` when another request holds it, and then nothing is created.
+   */
+  createBroker(record: BrokerRecord, how: DirectoryWrite, recordOf?: (created: BrokerWithOffices) => IdempotencyRecord): Promise<OrHeld<{ outcome: RowOutcome; created?: BrokerWithOffices }>> {
+    const { x, claims } = this;
+    return unlessHeld(
+      x.write(function* (db, t) {
+        const [outcome] = yield* writeBrokerBatch(x, db, t, [{ line: 1, record, target: "new" }], { ...how, write: true });
+        if (outcome!.outcome === "failed") return { outcome: outcome! };
+        const created = (yield* brokerWithOffices(db, t, outcome!.id))!;
+        const held = recordOf ? yield* claims.claim(db, recordOf(created)) : undefined;
+        if (held) throw new KeyHeldError(held);
+        return { outcome: outcome!, created };
+      }),
+    );
   }
 
   /** Publishes or unpublishes a broker; false when it is already so (nothing written, nothing on record). */
@@ -151,10 +170,11 @@ export class DirectoryWriteStore {
   /**
    * Adds an operator-collected review, published; numbered max(id) + 1 under the directory's
    * write lock as the import numbers them. "externalId" when another review holds it already.
+   * With `recordOf`, the request's idempotency key is claimed in the same transaction, as createBroker does.
    */
-  addReview(brokerId: number, review: NewReview, how: DirectoryWrite): Promise<StoredReview | "externalId"> {
-    const { x } = this;
-    return x.write(function* (db, t) {
+  addReview(brokerId: number, review: NewReview, how: DirectoryWrite, recordOf?: (stored: StoredReview) => IdempotencyRecord): Promise<OrHeld<StoredReview | "externalId">> {
+    const { x, claims } = this;
+    return unlessHeld(x.write(function* (db, t) {
       yield* lockDirectory(x, db, t);
       if (review.externalId !== null && (yield* row(db.select({ id: t.reviews.id }).from(t.reviews).where(eq(t.reviews.externalId, review.externalId))))) return "externalId" as const;
       const id = (yield* highestId(db.select({ n: max(t.reviews.id) }).from(t.reviews))) + 1;
@@ -164,8 +184,10 @@ export class DirectoryWriteStore {
       yield* appendAudit(x, db, t, [
         { brokerId, reviewId: id, actor: how.actor, at: how.now, action: "created", before: null, after: { ...rest, content: body, createdAt: new Date(createdAt).toISOString(), published: true }, reason: how.reason },
       ]);
+      const held = recordOf ? yield* claims.claim(db, recordOf(stored)) : undefined;
+      if (held) throw new KeyHeldError(held);
       return stored;
-    });
+    }));
   }
 
   /** Hides (published false) or restores a review; false when it is already so. Its text is never touched. */
@@ -209,4 +231,12 @@ export class DirectoryWriteStore {
   historyOf(brokerId: number, page: number, limit: number): Awaitable<AuditPage> {
     return this.audit.historyOf(brokerId, page, limit);
   }
+}
+
+/** A broker in any state with its offices (primary first), inside a read or a write. */
+function* brokerWithOffices(db: Db, { brokers, brokerLocations }: Tables, id: number): Op<BrokerWithOffices | undefined> {
+  const broker = yield* row(db.select().from(brokers).where(eq(brokers.id, id)));
+  if (!broker) return undefined;
+  const offices = yield* rows(db.select().from(brokerLocations).where(eq(brokerLocations.brokerId, id)).orderBy(desc(brokerLocations.isPrimary), asc(brokerLocations.id)));
+  return { broker, offices };
 }

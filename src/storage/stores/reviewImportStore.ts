@@ -3,6 +3,8 @@ import type { reviews } from "../../../db/schema.ts";
 import type { ReviewRecord } from "../../schemas/directoryRecords.ts";
 import { run, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { appendAudit, type NewAuditEntry } from "./directoryAuditStore.ts";
+import { PreparedWhereIn } from "./preparedWhereIn.ts";
+import { beginReviewBulkLoad, endReviewBulkLoad } from "./sqliteReviewBulkLoad.ts";
 import { highestId, insertRows, journalChanges, lockDirectory, skipRowTriggers, rowsWhereIn, runImportOp, type ImportItem, type ImportWrite, type RowOutcome } from "./importBatch.ts";
 
 type StoredReview = typeof reviews.$inferSelect;
@@ -23,40 +25,55 @@ const OWN_KEY = /^review:(\d{1,9})$/;
  * max(id) + 1 under the directory's write lock (lockDirectory): reviews are clustered without a
  * rowid in SQLite, so the writer gives the id. A review whose stored fields equal the record's is
  * not touched. The rating aggregates follow in the same transaction, so they are never out of
- * step with the reviews: SQLite's review triggers keep them; over PostgreSQL each touched broker
- * is recounted once a batch (journalChanges). Every change is on the audit trail.
+ * step with the reviews: each touched broker is recounted once a batch, the row triggers skipped
+ * (SQLite: sqliteReviewBulkLoad.ts; PostgreSQL: journalChanges). Every change is on the audit trail.
  * A review's `published` is the directory's (moderation), not the file's: an import publishes a
  * new review and leaves an existing one's as it is.
  */
 export class ReviewImportStore {
-  constructor(private readonly x: Executor) {}
+  private readonly lookups: Lookups;
+
+  constructor(private readonly x: Executor) {
+    this.lookups = {
+      brokersByExternalId: new PreparedWhereIn(x, (db, { brokers }, keys) => db.select(brokerColumns(brokers)).from(brokers).where(inArray(brokers.externalId, keys))),
+      reviewsByExternalId: new PreparedWhereIn(x, (db, { reviews }, keys) => db.select().from(reviews).where(inArray(reviews.externalId, keys))),
+    };
+  }
 
   batch(items: readonly ImportItem<ReviewRecord>[], how: ImportWrite): Promise<RowOutcome[]> {
-    const { x } = this;
-    return runImportOp(x, how.write, (db, t) => writeBatch(x, db, t, items, how));
+    const { x, lookups } = this;
+    return runImportOp(x, how.write, (db, t) => writeBatch(x, db, t, lookups, items, how));
   }
 }
 
-function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<ReviewRecord>[], how: ImportWrite): Op<RowOutcome[]> {
+/** The lookups every batch makes, by the file's keys (prepared once: PreparedWhereIn). */
+interface Lookups {
+  brokersByExternalId: PreparedWhereIn<BrokerRef>;
+  reviewsByExternalId: PreparedWhereIn<StoredReview>;
+}
+
+const brokerColumns = (brokers: Tables["brokers"]) => ({ id: brokers.id, externalId: brokers.externalId, slug: brokers.slug });
+
+function* writeBatch(x: Executor, db: Db, t: Tables, lookups: Lookups, items: readonly ImportItem<ReviewRecord>[], how: ImportWrite): Op<RowOutcome[]> {
   if (how.write) {
     yield* lockDirectory(x, db, t);
     yield* skipRowTriggers(x, db, t);
+    yield* beginReviewBulkLoad(x, db, t);
   }
   const { brokers, reviews } = t;
-  const brokerColumns = { id: brokers.id, externalId: brokers.externalId, slug: brokers.slug };
   const brokerExternalIds = [...new Set(items.flatMap(({ record }) => (record.brokerExternalId !== null ? [record.brokerExternalId] : [])))];
   const brokerSlugs = [...new Set(items.flatMap(({ record }) => (record.brokerSlug !== null ? [record.brokerSlug] : [])))];
   const brokerByExternalId = new Map<string, number>();
-  for (const broker of yield* rowsWhereIn<BrokerRef>(brokerExternalIds, (chunk) => db.select(brokerColumns).from(brokers).where(inArray(brokers.externalId, chunk as string[])))) {
+  for (const broker of yield* lookups.brokersByExternalId.rows(db, brokerExternalIds)) {
     brokerByExternalId.set(broker.externalId!, broker.id);
   }
   const brokerBySlug = new Map<string, number>();
-  for (const broker of yield* rowsWhereIn<BrokerRef>(brokerSlugs, (chunk) => db.select(brokerColumns).from(brokers).where(inArray(brokers.slug, chunk as string[])))) {
+  for (const broker of yield* rowsWhereIn<BrokerRef>(brokerSlugs, (chunk) => db.select(brokerColumns(brokers)).from(brokers).where(inArray(brokers.slug, chunk as string[])))) {
     brokerBySlug.set(broker.slug, broker.id);
   }
   const existing = new Map<string, StoredReview>();
   const keys = items.map(({ record }) => record.externalId);
-  for (const review of yield* rowsWhereIn<StoredReview>(keys, (chunk) => db.select().from(reviews).where(inArray(reviews.externalId, chunk as string[])))) {
+  for (const review of yield* lookups.reviewsByExternalId.rows(db, keys)) {
     existing.set(review.externalId!, review);
   }
   // A review made without an externalId is exported as `review:<id>` (src/cli/exportRecords.ts):
@@ -122,6 +139,7 @@ function* writeBatch(x: Executor, db: Db, t: Tables, items: readonly ImportItem<
     yield* insertRows(x, db, reviews, [...created.values()]);
     yield* appendAudit(x, db, t, audit);
     yield* journalChanges(x, db, t, touched, true);
+    yield* endReviewBulkLoad(x, db, t, touched);
   }
   return outcomes;
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "reviews_created" ON "reviews" USING btree ("created_at","id");
