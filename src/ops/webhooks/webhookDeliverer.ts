@@ -1,3 +1,4 @@
+import { failingReason } from "../../domain/webhooks/disabledReason.ts";
 import { outcomeOfStatus, retryDelayMs } from "../../domain/webhooks/retrySchedule.ts";
 import type { Logger } from "../../log.ts";
 import type { ClaimedDelivery, WebhookStore } from "../../storage/stores/webhookStore.ts";
@@ -180,7 +181,7 @@ export class WebhookDeliverer {
         // disabled by the failure that gives the event up, not one event later.
         failingFrom: d.attempts === 1 ? Math.max(d.createdAt, started - 60_000) : at,
         disableIfFailingSince: at - this.settings.giveUpMs,
-        disableReason: `failed for ${hours} h in a row (last: ${error ?? "no answer"})`,
+        disableReason: failingReason(hours, error ?? "no answer"),
       });
     } catch (thrown) {
       // Not recorded: the claim expires and the delivery is tried again (at least once).
