@@ -4,6 +4,7 @@ import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type T
 import { storable } from "../storableText.ts";
 import { GONE_REASON, WORKSPACE_REASON } from "../../domain/webhooks/disabledReason.ts";
 import { enqueueEvent, type OutboxEvent } from "./webhookOutbox.ts";
+import { readOutboxGauges, type OutboxGauges } from "./webhookOutboxGauges.ts";
 
 export type StoredEndpoint = typeof webhookEndpoints.$inferSelect;
 export type StoredDelivery = typeof webhookDeliveries.$inferSelect;
@@ -185,6 +186,11 @@ export class WebhookStore {
         .orderBy(desc(d.id))
         .limit(limit),
     );
+  }
+
+  /** The outbox's backlog and disabled endpoints, for /metrics (across workspaces, like the deliverer's reads). */
+  outboxGauges(): Promise<OutboxGauges> {
+    return readOutboxGauges(this.x);
   }
 
   /** When the next pending delivery to an enabled endpoint is due, or undefined: a read, so an idle deliverer writes nothing. */
