@@ -19,6 +19,7 @@ import { TEST_EVENT_TYPE } from "../../src/domain/webhooks/webhookEvents.ts";
 import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
 import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
+import { WebhookReceiver } from "../support/webhookReceiver.ts";
 import { launchChromium } from "./browser.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
@@ -26,24 +27,16 @@ const folder = tempDir();
 /** The server's database, named to the server and every command by DATABASE_PATH. */
 const DATABASE = { DATABASE_PATH: folder.path("directory.db") };
 let served: ServedProcess;
+/** A second server, without --webhooks-allow-http-loopback, over its own database. */
+const strictFolder = tempDir();
+const STRICT_DATABASE = { DATABASE_PATH: strictFolder.path("strict.db") };
+let strict: ServedProcess;
 let browser: Browser;
 
-/** What the receiver answers on a path: 200, 500 (a failing receiver) or 410 (gone for good). */
-const answers = new Map<string, number>();
-/** Every request the receiver got, in order. */
-const received: { path: string; headers: Record<string, string>; body: string; answered: number }[] = [];
-/** The partner's receiver: loopback, in this process; records what it gets and answers as told. */
-const receiver = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  async fetch(request) {
-    const path = new URL(request.url).pathname;
-    const answered = answers.get(path) ?? 200;
-    received.push({ path, headers: Object.fromEntries(request.headers), body: await request.text(), answered });
-    return new Response(answered === 200 ? "ok" : "nope", { status: answered });
-  },
-});
-const hookUrl = (path: string) => `http://127.0.0.1:${receiver.port}${path}`;
+/** The partner's receiver: loopback, in this process; records what it gets and answers as told (200 unless told). */
+const receiver = new WebhookReceiver();
+const hookUrl = (path: string) => receiver.url(path);
+const answering = (status: number) => () => new Response(status < 300 ? "ok" : "nope", { status });
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
@@ -52,33 +45,35 @@ beforeAll(async () => {
   served = await startServe(["--port", "0", "--host", "127.0.0.1", "--log-level", "warn", "--webhooks-allow-http-loopback"], {
     env: { ...DATABASE, WEBHOOKS_RETRY_BASE_SECONDS: "3600" },
   });
+  strict = await startServe(["--port", "0", "--host", "127.0.0.1", "--log-level", "warn"], { env: STRICT_DATABASE });
   browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  served?.proc.kill("SIGTERM");
-  await served?.proc.exited;
-  await receiver.stop(true);
+  for (const server of [served, strict]) server?.proc.kill("SIGTERM");
+  await Promise.all([served?.proc.exited, strict?.proc.exited]);
+  strictFolder.remove();
+  receiver.stop();
   folder.remove();
 }, 30_000);
 
 /** A server key of the workspace that manages webhooks (which also makes the workspace), from the operator's CLI. */
-async function webhooksKey(workspace: string): Promise<string> {
-  const made = await runCli(["keys", "create", "--workspace", workspace, "--name", "crm", "--scopes", "webhooks:manage", "--json"], DATABASE);
+async function webhooksKey(workspace: string, database = DATABASE): Promise<string> {
+  const made = await runCli(["keys", "create", "--workspace", workspace, "--name", "crm", "--scopes", "webhooks:manage", "--json"], database);
   if (made.code !== 0) throw new Error(`keys create failed (${made.code}): ${made.stderr}`);
   return (JSON.parse(made.stdout) as { key: string }).key;
 }
 
-async function consoleLink(workspace: string): Promise<string> {
-  const result = await runCli(["console-link", "--workspace", workspace, "--json", "--url", served.url], DATABASE);
+async function consoleLink(workspace: string, on = served, database = DATABASE): Promise<string> {
+  const result = await runCli(["console-link", "--workspace", workspace, "--json", "--url", on.url], database);
   expect(result.code).toBe(0);
   return (JSON.parse(result.stdout) as { url: string }).url;
 }
 
 /** The API's own refusal of a registration, in the language asked for: what the console must show. */
-async function refusalOf(key: string, url: string, lang: Lang): Promise<string> {
-  const answer = await fetch(`${served.url}/api/v1/webhooks`, {
+async function refusalOf(key: string, url: string, lang: Lang, on = served): Promise<string> {
+  const answer = await fetch(`${on.url}/api/v1/webhooks`, {
     method: "POST",
     headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Accept-Language": lang },
     body: JSON.stringify({ url, events: ["lead.created"] }),
@@ -108,15 +103,15 @@ async function expectNoOverflow(page: Page, width: number, where: string): Promi
   expect({ where, scrollWidth: scrollWidth <= width ? width : scrollWidth }).toEqual({ where, scrollWidth: width });
 }
 
-/** What the receiver got on a path, from the `from`th request on. */
-const arrivals = (path: string, from = 0) => received.slice(from).filter((r) => r.path === path);
+/** What the receiver got on a path, from its `from`th request on. */
+const arrivals = (path: string, from = 0) => receiver.at(path).slice(from);
 
 async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   const t = consoleTranslator(lang);
   const workspace = `hooks-${lang}-${width}`;
   const path = `/${workspace}/crm`;
   const gonePath = `/${workspace}/gone`;
-  answers.set(gonePath, 410);
+  receiver.answer(gonePath, answering(410));
   const shot = async (page: Page, name: string) => {
     if (width === 375) {
       await expectNoOverflow(page, width, name);
@@ -163,7 +158,7 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   await notice.getByRole("button", { name: t("close") }).click();
 
   // Send test event: the receiver gets it, signed per Standard Webhooks.
-  const before = received.length;
+  const before = arrivals(path).length;
   await endpoint.getByRole("button", { name: t("webhooks.test") }).click();
   expect(await eventually(() => arrivals(path, before).length === 1, 5_000)).toBe(true);
   const first = arrivals(path, before)[0]!;
@@ -172,10 +167,9 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   expect(first.headers["webhook-id"]).toBe(event.id);
   expect(() => new Webhook(`whsec_${Buffer.from("not the secret").toString("base64")}`).verify(first.body, first.headers)).toThrow();
 
-  // Its delivery: delivered, one attempt, 200, a latency.
+  // Its delivery, shown and looked at again by the page itself: delivered, one attempt, 200, a latency.
   const delivery = (eventId: string) => view.locator("tr[data-delivery-id]", { hasText: eventId });
   const showDeliveries = () => endpoint.getByRole("button", { name: t("webhooks.deliveries") }).click();
-  await showDeliveries();
   await view.getByRole("heading", { level: 2, name: t("webhooks.deliveriesOf", { url: hookUrl(path) }) }).waitFor();
   const delivered = delivery(event.id);
   await delivered.getByText(t("webhooks.delivery.delivered")).waitFor();
@@ -186,8 +180,8 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   await shot(page, "delivered");
 
   // A failing receiver: the attempt is logged with its 500, and waits for its retry.
-  answers.set(path, 500);
-  const beforeFailure = received.length;
+  receiver.answer(path, answering(500));
+  const beforeFailure = arrivals(path).length;
   await endpoint.getByRole("button", { name: t("webhooks.test") }).click();
   expect(await eventually(() => arrivals(path, beforeFailure).length === 1, 5_000)).toBe(true);
   const failedId = arrivals(path, beforeFailure)[0]!.headers["webhook-id"]!;
@@ -200,8 +194,8 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   await shot(page, "failing");
 
   // Recovered: Resend sends the same event (the same webhook-id) again, and it is delivered.
-  answers.set(path, 200);
-  const beforeResend = received.length;
+  receiver.answer(path, answering(200));
+  const beforeResend = arrivals(path).length;
   await failing.first().getByRole("button", { name: t("webhooks.resend") }).click();
   expect(await eventually(() => arrivals(path, beforeResend).length === 1, 5_000)).toBe(true);
   const resent = arrivals(path, beforeResend)[0]!;
@@ -217,7 +211,7 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   const rolled = (await view.locator(".notice[role=status]", { hasText: hookUrl(path) }).locator("code").textContent())!;
   expect(rolled).toMatch(/^whsec_/);
   expect(rolled).not.toBe(secret);
-  const beforeRoll = received.length;
+  const beforeRoll = arrivals(path).length;
   await endpoint.getByRole("button", { name: t("webhooks.test") }).click();
   expect(await eventually(() => arrivals(path, beforeRoll).length === 1, 5_000)).toBe(true);
   const afterRoll = arrivals(path, beforeRoll)[0]!;
@@ -243,7 +237,38 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   await context.close();
 }
 
+/** On a server without the loopback allowance, a loopback URL is refused beside the field, with the API's message. */
+async function loopbackRefused(lang: Lang): Promise<void> {
+  const t = consoleTranslator(lang);
+  const workspace = `strict-${lang}`;
+  const context = await browser.newContext({ locale: lang === "fr" ? "fr-CA" : "en-CA", viewport: { width: 375, height: 900 } });
+  const { page, problems } = await consolePage(context);
+  const key = await webhooksKey(workspace, STRICT_DATABASE);
+  await page.goto(await consoleLink(workspace, strict, STRICT_DATABASE));
+  await page.getByRole("button", { name: lang === "fr" ? "Se connecter" : "Sign in" }).click();
+  await page.getByRole("link", { name: t("nav.webhooks") }).click();
+  const view = page.locator("bd-webhooks-page");
+  const form = view.getByRole("group", { name: t("webhooks.register") });
+  const urlField = form.getByLabel(t("webhooks.url"));
+  for (const url of [hookUrl("/loopback"), "http://[::1]:8080/hooks", "https://[::ffff:127.0.0.1]/hooks"]) {
+    await urlField.fill(url);
+    await form.getByRole("button", { name: t("webhooks.register") }).click();
+    const expected = await refusalOf(key, url, lang, strict);
+    await view.locator("#wh-url-error", { hasText: expected }).waitFor();
+    expect(await urlField.getAttribute("aria-invalid")).toBe("true");
+  }
+  await view.getByText(t("webhooks.empty")).waitFor();
+  await expectNoOverflow(page, 375, "loopback refused");
+  await page.screenshot({ path: join(OUTPUT, `console-webhooks-${lang}-375-loopback-refused.png`), fullPage: true });
+  expect(receiver.at("/loopback")).toEqual([]);
+  expect(problems).toEqual([]);
+  await context.close();
+}
+
 describe("the console's Webhooks page, in Chromium", () => {
+  for (const lang of ["en", "fr"] as const) {
+    test(`${lang}: without the loopback allowance, a loopback URL is refused beside the field`, () => loopbackRefused(lang), 60_000);
+  }
   for (const lang of ["en", "fr"] as const) {
     for (const width of [1280, 375] as const) {
       test(`${lang} at ${width} px`, () => journey(lang, width), 90_000);

@@ -29,6 +29,9 @@ export class BdWebhooksPage extends ConsoleElement {
   /** A secret just made, shown once: for which endpoint. */
   declare secret: { url: string; secret: string } | undefined;
   declare fieldErrors: Record<string, string>;
+  /** The next look while a shown delivery awaits its first attempt, and how many looks are left. */
+  private watching: ReturnType<typeof setTimeout> | undefined;
+  private looksLeft = 0;
 
   constructor() {
     super();
@@ -39,7 +42,27 @@ export class BdWebhooksPage extends ConsoleElement {
     return this.attempt(async () => {
       this.endpoints = (await this.api.get<{ data: EndpointView[] }>("/console/api/webhooks")).data;
       if (this.shown) await this.loadDeliveries(this.shown);
+      this.watch();
     });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.watching);
+  }
+
+  /**
+   * A delivery just queued (a test event, a resend) is attempted within a second or two: while a
+   * shown one has no outcome yet, the page looks again every second (ten times at most, after each
+   * action), so its outcome appears without a click.
+   */
+  private watch(): void {
+    clearTimeout(this.watching);
+    // No attempt recorded yet (a claimed one in flight counts in `attempts` before it has an outcome).
+    const waiting = this.deliveries?.some((d) => d.status === "pending" && d.lastAttemptAt === null);
+    if (!waiting || !this.isConnected || this.looksLeft <= 0) return;
+    this.looksLeft--;
+    this.watching = setTimeout(() => void this.load(), 1_000);
   }
 
   private async loadDeliveries(id: string): Promise<void> {
@@ -53,6 +76,7 @@ export class BdWebhooksPage extends ConsoleElement {
    */
   private showDeliveries(id: string): Promise<void> {
     this.shown = id;
+    this.looksLeft = 10;
     return this.load();
   }
 
@@ -76,6 +100,7 @@ export class BdWebhooksPage extends ConsoleElement {
 
   /** One action on an endpoint, then the page again, with what it says announced. */
   private async act(work: () => Promise<unknown>, message: string): Promise<void> {
+    this.looksLeft = 10;
     await this.attempt(async () => {
       await work();
       this.announce(message);
@@ -141,7 +166,11 @@ export class BdWebhooksPage extends ConsoleElement {
             ${e.disabledReason ? html`<br /><span class="muted">${t("webhooks.why", { reason: reasonText(t, e.disabledReason), when: formatWhen(this.lang, e.disabledAt, "") })}</span>` : nothing}</td>
           <td data-label=${t("col.created")}>${formatWhen(this.lang, e.createdAt, "")}</td>
           <td><div class="row">
-            <button class="secondary" @click=${() => this.act(() => this.api.send("POST", path(e.id, "/test")), t("webhooks.testSent"))}>${t("webhooks.test")}</button>
+            <button class="secondary" @click=${() => this.act(async () => {
+              await this.api.send("POST", path(e.id, "/test"));
+              // Its deliveries shown: the test event's outcome appears there (watch()).
+              this.shown = e.id;
+            }, t("webhooks.testSent"))}>${t("webhooks.test")}</button>
             <button class="secondary" @click=${() => this.showDeliveries(e.id)}>${t("webhooks.deliveries")}</button>
             <button class="secondary" @click=${() => this.act(async () => {
               const rolled = await this.api.send<WithSecret>("POST", path(e.id, "/roll-secret"), { overlap: "24h" });
