@@ -174,7 +174,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
         timeoutMs: webhooks.timeoutSeconds * 1000,
         retryBaseMs: webhooks.retryBaseSeconds * 1000,
         giveUpMs: webhooks.giveUpHours * 3_600_000,
-      }, log, services.now).start(services.webhookBell)
+      }, log, services.now, undefined, services.webhookAttempts).start(services.webhookBell)
     : undefined;
   const idleCollector = new IdleCollector(() => inFlight.requestsBegun);
   const idleChecks = setInterval(() => {

@@ -112,6 +112,9 @@ export function startServer(services: Services, options: ServerOptions): Server<
     token: options.metricsToken,
     caches: () => services.caches.stats(),
     inFlight: () => options.inFlight?.requestsInFlight ?? 0,
+    outbox: () => services.webhooks.outboxGauges(),
+    webhookAttempts: services.webhookAttempts,
+    now: services.now,
   });
   const contract = createOpenApiSource(restRoutes);
   const manual = createManualHtml({ capabilityTable: capabilityMarkdown });

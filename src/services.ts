@@ -25,6 +25,7 @@ import { StorageHealth } from "./storage/sqlite/storageHealth.ts";
 import { WebhookStore } from "./storage/stores/webhookStore.ts";
 import { DirectoryWriteStore } from "./storage/stores/directoryWriteStore.ts";
 import { DeliveryBell } from "./ops/webhooks/deliveryBell.ts";
+import { WebhookAttemptCounts } from "./ops/webhooks/attemptCounts.ts";
 
 /**
  * Everything procedures and adapters need, built once per process and shared by requests.
@@ -48,6 +49,8 @@ export interface Services extends WorkspaceStorePorts {
   downloads: DownloadSlots;
   /** Rung when a request queued a webhook delivery: this instance's deliverer looks at once. */
   webhookBell: DeliveryBell;
+  /** Webhook attempts this process's deliverer recorded, by outcome (for /metrics). */
+  webhookAttempts: WebhookAttemptCounts;
   /** What the operator allows of webhook endpoints (WEBHOOKS_ALLOW_HTTP_LOOPBACK) and how long a rolled secret keeps signing. */
   webhookPolicy: WebhookPolicy;
   /** Whether the process has begun to stop (read by /readyz). */
@@ -101,6 +104,7 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     webhooks: overrides.webhooks ?? new WebhookStore(x),
     directory: overrides.directory ?? new DirectoryWriteStore(x),
     webhookBell: new DeliveryBell(),
+    webhookAttempts: new WebhookAttemptCounts(),
     webhookPolicy: { allowHttpLoopback: false },
     rateLimiter,
     caches,

@@ -1,16 +1,23 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { isLocalClient, isLoopbackAddress } from "../../src/adapters/http/loopback.ts";
 import { decideMetricsAccess } from "../../src/adapters/metrics/metricsAccess.ts";
+import { eventually } from "../support/eventually.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { WebhookReceiver } from "../support/webhookReceiver.ts";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
 let server: TestServer;
 let key: string;
+const receiver = new WebhookReceiver();
 beforeAll(async () => {
-  server = await startTestServer({ app: { metricsToken: TOKEN } });
+  // Loopback webhooks for the outbox's series; a retry waits an hour, so a failed delivery stays pending.
+  server = await startTestServer({ app: { metricsToken: TOKEN, webhooks: { allowHttpLoopback: true, retryBaseSeconds: 3600 } } });
   key = await server.createKey({ rateLimitPerMinute: 1 });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  receiver.stop();
+  await server.close();
+});
 
 async function scrape(init: RequestInit = {}): Promise<string> {
   const res = await server.request("/metrics", init);
@@ -110,4 +117,60 @@ test("a local client: loopback peer, localhost Host, not forwarded, and no PUBLI
   expect(isLoopbackAddress("128.0.0.1")).toBe(false);
   expect(isLoopbackAddress("127.evil.example")).toBe(false);
   expect(isLoopbackAddress(undefined)).toBe(false);
+});
+
+/** The value of one series in a scrape, or undefined when it is absent. */
+function series(text: string, name: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+test("the webhook outbox: pending deliveries, the oldest's age, attempts by outcome, disabled endpoints by reason", async () => {
+  const before = await scrape();
+  for (const outcome of ["delivered", "retry", "failed", "gone"]) {
+    expect(series(before, `broker_directory_webhook_attempts_total{outcome="${outcome}"}`)).toBe(0);
+  }
+  expect(series(before, "broker_directory_webhook_deliveries_pending")).toBe(0);
+  expect(series(before, "broker_directory_webhook_oldest_pending_age_seconds")).toBe(0);
+  expect(before).toMatch(/^# TYPE broker_directory_webhook_attempts_total counter$/m);
+  expect(before).toMatch(/^# TYPE broker_directory_webhook_deliveries_pending gauge$/m);
+
+  const manager = await server.createKey({ workspace: "metrics-hooks", scopes: ["webhooks:manage"], rateLimitPerMinute: 1_000 });
+  const call = (method: string, path: string, body?: unknown) =>
+    server.request(path, { method, key: manager, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  receiver.answer("/failing", () => new Response("down", { status: 500 }));
+  receiver.answer("/gone", () => new Response("gone", { status: 410 }));
+  const ids: Record<string, string> = {};
+  for (const path of ["/ok", "/failing", "/gone"]) {
+    const made = await call("POST", "/api/v1/webhooks", { url: receiver.url(path), events: ["lead.created"] });
+    expect(made.status).toBe(201);
+    ids[path] = ((await made.json()) as { data: { id: string } }).data.id;
+    expect((await call("POST", `/api/v1/webhooks/${ids[path]}/test`)).status).toBeLessThan(300);
+  }
+
+  // Each test event is attempted once: one delivered, one to retry (in an hour), one gone.
+  let text = "";
+  const attempted = (outcome: string) => series(text, `broker_directory_webhook_attempts_total{outcome="${outcome}"}`);
+  expect(
+    await eventually(async () => {
+      text = await scrape();
+      return attempted("delivered") === 1 && attempted("retry") === 1 && attempted("gone") === 1;
+    }, 10_000),
+  ).toBe(true);
+  expect(attempted("failed")).toBe(0);
+  // Scraped again: the scrape that saw the last count may have read the outbox before that attempt's record.
+  text = await scrape();
+  // The failing endpoint's delivery waits for its retry: the backlog, and its age.
+  expect(series(text, "broker_directory_webhook_deliveries_pending")).toBe(1);
+  expect(series(text, "broker_directory_webhook_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(0);
+  expect(series(text, 'broker_directory_webhook_endpoints_disabled{reason="gone"}')).toBe(1);
+  expect(series(text, 'broker_directory_webhook_endpoints_disabled{reason="workspace"}')).toBe(0);
+
+  // Disabling the failing endpoint: its waiting delivery is no longer a backlog, and the reason is the workspace's.
+  expect((await call("PATCH", `/api/v1/webhooks/${ids["/failing"]}`, { enabled: false })).status).toBe(200);
+  text = await scrape();
+  expect(series(text, "broker_directory_webhook_deliveries_pending")).toBe(0);
+  expect(series(text, "broker_directory_webhook_oldest_pending_age_seconds")).toBe(0);
+  expect(series(text, 'broker_directory_webhook_endpoints_disabled{reason="workspace"}')).toBe(1);
+  expect(series(text, 'broker_directory_webhook_endpoints_disabled{reason="failing"}')).toBe(0);
 });

@@ -74,6 +74,9 @@ export const pageStyles = css`
   .grid input:not([type=checkbox]):not([type=radio]), .grid select { width: 100%; }
   input[type=checkbox], input[type=radio] { min-height: auto; width: 1.25rem; height: 1.25rem; }
   .checks { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; }
+  /* A field on a line of its own, as wide as a long URL needs, never wider than the screen. */
+  label.wide { display: block; margin-bottom: 0.5rem; }
+  label.wide input { display: block; width: min(100%, 40rem); }
   .check, .checks label { display: inline-flex; gap: 0.4rem; align-items: center; min-height: 40px; }
   .field.check { justify-content: end; }
   .badge.published { border-color: var(--_accent); color: var(--_accent); }

@@ -3,6 +3,7 @@ import { WEBHOOK_EVENT_TYPES } from "../../src/domain/webhooks/webhookEvents.ts"
 import type { DeliveryView, EndpointView } from "../../src/router/webhooks/webhookView.ts";
 import { ConsoleElement, defineOnce, issuesByField } from "./consoleElement.ts";
 import { formatWhen } from "./i18n.ts";
+import { reasonText } from "./disabledReasonText.ts";
 
 type WithSecret = EndpointView & { secret: string };
 
@@ -28,6 +29,9 @@ export class BdWebhooksPage extends ConsoleElement {
   /** A secret just made, shown once: for which endpoint. */
   declare secret: { url: string; secret: string } | undefined;
   declare fieldErrors: Record<string, string>;
+  /** The next look while a shown delivery awaits its first attempt, and how many looks are left. */
+  private watching: ReturnType<typeof setTimeout> | undefined;
+  private looksLeft = 0;
 
   constructor() {
     super();
@@ -38,12 +42,42 @@ export class BdWebhooksPage extends ConsoleElement {
     return this.attempt(async () => {
       this.endpoints = (await this.api.get<{ data: EndpointView[] }>("/console/api/webhooks")).data;
       if (this.shown) await this.loadDeliveries(this.shown);
+      this.watch();
     });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.watching);
+  }
+
+  /**
+   * A delivery just queued (a test event, a resend) is attempted within a second or two: while a
+   * shown one has no outcome yet, the page looks again every second (ten times at most, after each
+   * action), so its outcome appears without a click.
+   */
+  private watch(): void {
+    clearTimeout(this.watching);
+    // No attempt recorded yet (a claimed one in flight counts in `attempts` before it has an outcome).
+    const waiting = this.deliveries?.some((d) => d.status === "pending" && d.lastAttemptAt === null);
+    if (!waiting || !this.isConnected || this.looksLeft <= 0) return;
+    this.looksLeft--;
+    this.watching = setTimeout(() => void this.load(), 1_000);
   }
 
   private async loadDeliveries(id: string): Promise<void> {
     this.shown = id;
     this.deliveries = (await this.api.get<{ data: DeliveryView[] }>(`/console/api/webhooks/${encodeURIComponent(id)}/deliveries`)).data;
+  }
+
+  /**
+   * Shows the endpoint's deliveries, and the endpoints again with them: an attempt made since the
+   * page loaded may have disabled one (410), and the button is how the page is looked at again.
+   */
+  private showDeliveries(id: string): Promise<void> {
+    this.shown = id;
+    this.looksLeft = 10;
+    return this.load();
   }
 
   private async register(event: SubmitEvent): Promise<void> {
@@ -66,6 +100,7 @@ export class BdWebhooksPage extends ConsoleElement {
 
   /** One action on an endpoint, then the page again, with what it says announced. */
   private async act(work: () => Promise<unknown>, message: string): Promise<void> {
+    this.looksLeft = 10;
     await this.attempt(async () => {
       await work();
       this.announce(message);
@@ -100,14 +135,14 @@ export class BdWebhooksPage extends ConsoleElement {
     return html`<form @submit=${this.register} novalidate>
       <fieldset>
         <legend>${t("webhooks.register")}</legend>
-        <label>${t("webhooks.url")} <input name="url" type="url" required placeholder="https://crm.example.ca/hooks" aria-invalid=${this.fieldErrors.url ? "true" : "false"} aria-describedby="wh-url-error" /></label>
+        <label class="wide">${t("webhooks.url")} <input name="url" type="url" required placeholder="https://crm.example.ca/hooks" aria-invalid=${this.fieldErrors.url ? "true" : "false"} aria-describedby="wh-url-error" /></label>
         ${problem("url")}
-        <fieldset>
+        <fieldset class="checks">
           <legend>${t("webhooks.events")}</legend>
           ${WEBHOOK_EVENT_TYPES.map((type) => html`<label><input type="checkbox" name="events" value=${type} ?checked=${type === "lead.created"} /> <code>${type}</code></label> `)}
         </fieldset>
         ${problem("events")}
-        <label>${t("webhooks.description")} <input name="description" maxlength="200" /></label>
+        <label class="wide">${t("webhooks.description")} <input name="description" maxlength="200" /></label>
         <p><button type="submit">${t("webhooks.register")}</button></p>
       </fieldset>
     </form>`;
@@ -116,7 +151,8 @@ export class BdWebhooksPage extends ConsoleElement {
   private renderEndpoints(endpoints: EndpointView[]) {
     const t = this.t;
     const path = (id: string, rest = "") => `/console/api/webhooks/${encodeURIComponent(id)}${rest}`;
-    return html`<div class="table-wrap"><table>
+    // At phone widths both tables stack (pageStyles' table.stack): each cell says its column with data-label.
+    return html`<div class="table-wrap"><table class="stack">
       <caption class="sr-only">${t("webhooks.caption")}</caption>
       <thead><tr>
         <th scope="col">${t("webhooks.url")}</th><th scope="col">${t("webhooks.events")}</th><th scope="col">${t("col.status")}</th>
@@ -125,13 +161,17 @@ export class BdWebhooksPage extends ConsoleElement {
       <tbody>${endpoints.map(
         (e) => html`<tr data-endpoint-id=${e.id}>
           <th scope="row"><code>${e.url}</code>${e.description ? html`<br /><span class="muted">${e.description}</span>` : nothing}</th>
-          <td>${e.events.map((type) => html`<span class="badge">${type}</span> `)}</td>
-          <td><span class="badge ${e.status === "enabled" ? "active" : "revoked"}">${t(`webhooks.status.${e.status}`)}</span>
-            ${e.disabledReason ? html`<br /><span class="muted">${t("webhooks.why", { reason: e.disabledReason, when: formatWhen(this.lang, e.disabledAt, "") })}</span>` : nothing}</td>
-          <td>${formatWhen(this.lang, e.createdAt, "")}</td>
+          <td data-label=${t("webhooks.events")}>${e.events.map((type) => html`<span class="badge">${type}</span> `)}</td>
+          <td data-label=${t("col.status")}><span class="badge ${e.status === "enabled" ? "active" : "revoked"}">${t(`webhooks.status.${e.status}`)}</span>
+            ${e.disabledReason ? html`<br /><span class="muted">${t("webhooks.why", { reason: reasonText(t, e.disabledReason), when: formatWhen(this.lang, e.disabledAt, "") })}</span>` : nothing}</td>
+          <td data-label=${t("col.created")}>${formatWhen(this.lang, e.createdAt, "")}</td>
           <td><div class="row">
-            <button class="secondary" @click=${() => this.act(() => this.api.send("POST", path(e.id, "/test")), t("webhooks.testSent"))}>${t("webhooks.test")}</button>
-            <button class="secondary" @click=${() => this.attempt(() => this.loadDeliveries(e.id))}>${t("webhooks.deliveries")}</button>
+            <button class="secondary" @click=${() => this.act(async () => {
+              await this.api.send("POST", path(e.id, "/test"));
+              // Its deliveries shown: the test event's outcome appears there (watch()).
+              this.shown = e.id;
+            }, t("webhooks.testSent"))}>${t("webhooks.test")}</button>
+            <button class="secondary" @click=${() => this.showDeliveries(e.id)}>${t("webhooks.deliveries")}</button>
             <button class="secondary" @click=${() => this.act(async () => {
               const rolled = await this.api.send<WithSecret>("POST", path(e.id, "/roll-secret"), { overlap: "24h" });
               this.secret = { url: rolled.url, secret: rolled.secret };
@@ -151,7 +191,7 @@ export class BdWebhooksPage extends ConsoleElement {
     const t = this.t;
     const endpoint = this.endpoints?.find((e) => e.id === endpointId);
     return html`<h2>${t("webhooks.deliveriesOf", { url: endpoint?.url ?? endpointId })}</h2>
-      ${deliveries.length === 0 ? html`<p>${t("webhooks.noDeliveries")}</p>` : html`<div class="table-wrap"><table>
+      ${deliveries.length === 0 ? html`<p>${t("webhooks.noDeliveries")}</p>` : html`<div class="table-wrap"><table class="stack">
         <caption class="sr-only">${t("webhooks.deliveriesCaption")}</caption>
         <thead><tr>
           <th scope="col">${t("webhooks.event")}</th><th scope="col">${t("col.status")}</th><th scope="col">${t("webhooks.attempts")}</th>
@@ -160,13 +200,14 @@ export class BdWebhooksPage extends ConsoleElement {
         </tr></thead>
         <tbody>${deliveries.map(
           (d) => html`<tr data-delivery-id=${d.id}>
-            <th scope="row"><code>${d.type}</code><br /><span class="muted">${d.eventId}</span></th>
-            <td><span class="badge ${d.status === "delivered" ? "active" : d.status === "failed" ? "revoked" : ""}">${t(`webhooks.delivery.${d.status}`)}</span>
-              ${d.error ? html`<br /><span class="muted">${d.error}</span>` : nothing}</td>
-            <td>${d.attempts}</td>
-            <td>${d.responseStatus ?? "—"}</td>
-            <td>${d.latencyMs === null ? "—" : `${d.latencyMs} ms`}</td>
-            <td>${formatWhen(this.lang, d.lastAttemptAt, t("never"))}</td>
+            <th scope="row"><code>${d.type}</code><br /><code class="muted">${d.eventId}</code></th>
+            <td data-label=${t("col.status")}><span class="badge ${d.status === "delivered" ? "active" : d.status === "failed" ? "revoked" : ""}">${t(`webhooks.delivery.${d.status}`)}</span>
+              ${d.error ? html`<br /><span class="muted">${d.error}</span>` : nothing}
+              ${d.status === "pending" && d.attempts > 0 ? html`<br /><span class="muted">${t("webhooks.nextAttempt", { when: formatWhen(this.lang, d.nextAttemptAt, "") })}</span>` : nothing}</td>
+            <td data-label=${t("webhooks.attempts")}>${d.attempts}</td>
+            <td data-label=${t("webhooks.response")}>${d.responseStatus ?? "—"}</td>
+            <td data-label=${t("webhooks.latency")}>${d.latencyMs === null ? "—" : `${d.latencyMs} ms`}</td>
+            <td data-label=${t("webhooks.lastAttempt")}>${formatWhen(this.lang, d.lastAttemptAt, t("never"))}</td>
             <td><button class="secondary" @click=${() => this.act(() => this.api.send("POST", `/console/api/webhooks/${encodeURIComponent(endpointId)}/deliveries/${d.id}/resend`), t("webhooks.resent"))}>${t("webhooks.resend")}</button></td>
           </tr>`,
         )}</tbody>

@@ -6,6 +6,9 @@ import { decideMetricsAccess } from "./metricsAccess.ts";
 import type { CacheStats } from "../../cache/boundedCache.ts";
 import { cacheGauges } from "../../ops/cacheGauges.ts";
 import { logLinesLost } from "../../logOutput.ts";
+import { WebhookAttemptCounts } from "../../ops/webhooks/attemptCounts.ts";
+import { webhookGauges } from "../../ops/webhooks/webhookGauges.ts";
+import type { OutboxGauges } from "../../storage/stores/webhookOutboxGauges.ts";
 
 export interface MetricsEndpointOptions {
   metrics: HttpMetrics;
@@ -16,14 +19,19 @@ export interface MetricsEndpointOptions {
   caches?: () => readonly CacheStats[];
   /** Requests begun and not yet finished (InFlightResponses: what graceful stop waits for). */
   inFlight?: () => number;
+  /** The webhook outbox's backlog, read at scrape time (WebhookStore.outboxGauges). */
+  outbox?: () => Promise<OutboxGauges>;
+  /** Webhook attempts this process's deliverer recorded, by outcome. */
+  webhookAttempts?: WebhookAttemptCounts;
+  now?: () => number;
 }
 
 const STARTED_AT_SECONDS = Math.floor(Date.now() / 1000);
 
 /** GET /metrics (the front door refuses other methods): the request metrics plus a few gauges read at scrape time. */
-export function createMetricsEndpoint({ metrics, db, token, caches, inFlight }: MetricsEndpointOptions) {
+export function createMetricsEndpoint({ metrics, db, token, caches, inFlight, outbox, webhookAttempts = new WebhookAttemptCounts(), now = Date.now }: MetricsEndpointOptions) {
   /** `local`: the request comes from this machine, directly (isLocalClient). */
-  return function serveMetrics(request: Request, asker: ErrorAsker, local: boolean): Response {
+  return async function serveMetrics(request: Request, asker: ErrorAsker, local: boolean): Promise<Response> {
     const access = decideMetricsAccess({ local, authorization: request.headers.get("authorization"), token });
     if (!access.allowed) {
       const headers: Record<string, string> = access.code === "invalid_metrics_token" ? { "WWW-Authenticate": 'Bearer realm="metrics"' } : {};
@@ -46,6 +54,8 @@ export function createMetricsEndpoint({ metrics, db, token, caches, inFlight }: 
       "# TYPE broker_directory_log_lines_lost_total counter",
       `broker_directory_log_lines_lost_total ${logLinesLost()}`,
       ...cacheGauges(caches?.() ?? []),
+      // A database that does not answer leaves the outbox's series out; the rest is still served.
+      ...webhookGauges(await outbox?.().catch(() => undefined), webhookAttempts, now()),
     ];
     return new Response(metrics.render() + gauges.join("\n") + "\n", {
       headers: { "Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store" },

@@ -1,6 +1,8 @@
+import { failingReason } from "../../domain/webhooks/disabledReason.ts";
 import { outcomeOfStatus, retryDelayMs } from "../../domain/webhooks/retrySchedule.ts";
 import type { Logger } from "../../log.ts";
 import type { ClaimedDelivery, WebhookStore } from "../../storage/stores/webhookStore.ts";
+import { WebhookAttemptCounts } from "./attemptCounts.ts";
 import type { DeliveryBell } from "./deliveryBell.ts";
 import { AddressRefused, pinnedPost, type Resolve } from "./pinnedFetch.ts";
 import { signedHeaders } from "./webhookSignature.ts";
@@ -51,6 +53,8 @@ export class WebhookDeliverer {
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
     private readonly resolve?: Resolve,
+    /** Attempts recorded, by outcome, for /metrics (Services.webhookAttempts). */
+    private readonly attempts = new WebhookAttemptCounts(),
   ) {}
 
   /** Starts looking for due deliveries, now and whenever the bell rings. */
@@ -180,13 +184,14 @@ export class WebhookDeliverer {
         // disabled by the failure that gives the event up, not one event later.
         failingFrom: d.attempts === 1 ? Math.max(d.createdAt, started - 60_000) : at,
         disableIfFailingSince: at - this.settings.giveUpMs,
-        disableReason: `failed for ${hours} h in a row (last: ${error ?? "no answer"})`,
+        disableReason: failingReason(hours, error ?? "no answer"),
       });
     } catch (thrown) {
       // Not recorded: the claim expires and the delivery is tried again (at least once).
       this.log.warn("webhook attempt not recorded; it will be retried", { delivery: d.id, error: messageOf(thrown) });
       return;
     }
+    this.attempts.count(outcome);
     this.log.debug("webhook attempt", { delivery: d.id, endpoint: d.endpointId, type: d.event.type, status, outcome, ms: at - started });
   }
 }

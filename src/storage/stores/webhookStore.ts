@@ -2,7 +2,9 @@ import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, min, sq
 import type { webhookDeliveries, webhookEndpoints } from "../../../db/schema.ts";
 import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type Tables } from "../executor.ts";
 import { storable } from "../storableText.ts";
+import { GONE_REASON, WORKSPACE_REASON } from "../../domain/webhooks/disabledReason.ts";
 import { enqueueEvent, type OutboxEvent } from "./webhookOutbox.ts";
+import { readOutboxGauges, type OutboxGauges } from "./webhookOutboxGauges.ts";
 
 export type StoredEndpoint = typeof webhookEndpoints.$inferSelect;
 export type StoredDelivery = typeof webhookDeliveries.$inferSelect;
@@ -97,7 +99,7 @@ export class WebhookStore {
     const { enabled, ...fields } = change;
     const set: Partial<StoredEndpoint> = { ...fields, updatedAt: now };
     if (enabled === true) Object.assign(set, { disabledAt: null, disabledReason: null, failingSince: null });
-    if (enabled === false) Object.assign(set, { disabledAt: now, disabledReason: "disabled by the workspace" });
+    if (enabled === false) Object.assign(set, { disabledAt: now, disabledReason: WORKSPACE_REASON });
     const [updated] = await this.x.apply((db, { webhookEndpoints: e }) =>
       db.update(e).set(set).where(and(eq(e.id, id), eq(e.workspaceId, workspaceId))).returning(),
     );
@@ -186,6 +188,11 @@ export class WebhookStore {
     );
   }
 
+  /** The outbox's backlog and disabled endpoints, for /metrics (across workspaces, like the deliverer's reads). */
+  outboxGauges(): Promise<OutboxGauges> {
+    return readOutboxGauges(this.x);
+  }
+
   /** When the next pending delivery to an enabled endpoint is due, or undefined: a read, so an idle deliverer writes nothing. */
   async nextDueAt(): Promise<number | undefined> {
     const found = await this.x.row((db) => this.hot.nextDue.bind(db, {}));
@@ -248,7 +255,7 @@ export class WebhookStore {
         return;
       }
       if (a.outcome === "gone") {
-        yield* run(db.update(e).set({ disabledAt: a.at, disabledReason: "the endpoint answered 410 Gone", updatedAt: a.at }).where(and(eq(e.id, a.endpointId), isNull(e.disabledAt))));
+        yield* run(db.update(e).set({ disabledAt: a.at, disabledReason: GONE_REASON, updatedAt: a.at }).where(and(eq(e.id, a.endpointId), isNull(e.disabledAt))));
         return;
       }
       yield* run(db.update(e).set({ failingSince: sql`coalesce(${e.failingSince}, ${a.failingFrom})` }).where(eq(e.id, a.endpointId)));
