@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { childExit } from "../support/childExit.ts";
 
 const REPO = join(import.meta.dir, "../..");
 
@@ -92,7 +93,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (server) {
     server.proc.kill("SIGTERM");
-    await server.proc.exited;
+    await childExit(server.proc);
   }
   if (tempDir) rmSync(tempDir, { recursive: true, force: true });
 });

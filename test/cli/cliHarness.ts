@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { childExit } from "../support/childExit.ts";
 import { createTestPgDatabase, onPostgres } from "../support/testDatabase.ts";
 
 export const REPO = resolve(import.meta.dir, "../..");
@@ -30,7 +31,8 @@ export async function runCli(args: string[], env: Record<string, string> = {}, s
       stdout: Bun.file(join(dir, "stdout")),
       stderr: Bun.file(join(dir, "stderr")),
     });
-    const code = await proc.exited;
+    // childExit: Bun sometimes never reports a child's exit (see there); -1 when the code is lost.
+    const code = (await childExit(proc)) ?? -1;
     const read = (name: string) => Bun.file(join(dir, name)).text().catch(() => "");
     return { code, stdout: await read("stdout"), stderr: await read("stderr") };
   } finally {

@@ -8,6 +8,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { runCli, startServe, tempDir } from "./cliHarness.ts";
 import { sqliteOnly } from "../support/testDatabase.ts";
+import { childExit } from "../support/childExit.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -50,7 +51,7 @@ sqliteOnly.each(["NORMAL", "FULL"])("kill -9 during a lead-write storm (synchron
   server.proc.kill("SIGKILL");
   stop = true;
   await Promise.all(writers);
-  await server.proc.exited;
+  await childExit(server.proc);
 
   // Restart on the same file (recovery replays the WAL), then look at what it kept.
   const restarted = await serve(path, synchronous);
@@ -58,7 +59,7 @@ sqliteOnly.each(["NORMAL", "FULL"])("kill -9 during a lead-write storm (synchron
     expect((await fetch(`${restarted.url}/readyz`)).status).toBe(200);
   } finally {
     restarted.proc.kill("SIGTERM");
-    expect(await restarted.proc.exited).toBe(0);
+    expect(await childExit(restarted.proc)).toBe(0);
   }
   const db = new Database(path, { readonly: true });
   try {

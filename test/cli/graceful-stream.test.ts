@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { runCli, startServe, tempDir } from "./cliHarness.ts";
 import { onPostgres, sqliteOnly } from "../support/testDatabase.ts";
+import { childExit } from "../support/childExit.ts";
 
 const tmp = tempDir();
 const path = tmp.path("big.db");
@@ -29,7 +30,7 @@ async function serve(graceSeconds: number) {
  * Downloads the directory with curl at `rate` (curl stops reading the socket to keep the
  * pace, as a slow client does); resolves with curl's exit code and the body.
  */
-function slowDownload(port: number, rate: string): { started: Promise<void>; done: Promise<{ code: number; body: string }> } {
+function slowDownload(port: number, rate: string): { started: Promise<void>; done: Promise<{ code: number | null; body: string }> } {
   const out = tmp.path(`download-${port}.json`);
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "broker://directory" } });
   const curl = Bun.spawn(
@@ -41,7 +42,7 @@ function slowDownload(port: number, rate: string): { started: Promise<void>; don
     // The response has begun once curl has written part of it.
     for (let i = 0; i < 100 && !(existsSync(out) && statSync(out).size > 0); i++) await Bun.sleep(20);
   })();
-  const done = curl.exited.then(async (code) => ({ code, body: existsSync(out) ? await Bun.file(out).text() : "" }));
+  const done = childExit(curl).then(async (code) => ({ code, body: existsSync(out) ? await Bun.file(out).text() : "" }));
   return { started, done };
 }
 
@@ -54,7 +55,7 @@ sqliteOnly("a download in progress at SIGTERM is finished within the grace perio
   server.proc.kill("SIGTERM");
   const { code, body } = await download.done;
   expect(code).toBe(0); // curl: 18 when the transfer is cut
-  expect(await server.proc.exited).toBe(0);
+  expect(await childExit(server.proc)).toBe(0);
   const envelope = JSON.parse(body) as { result: { contents: { text: string }[] } };
   const directory = JSON.parse(envelope.result.contents[0]!.text) as { total: number; brokers: unknown[] };
   expect(directory.total).toBeGreaterThan(BROKERS * 0.9);
@@ -67,7 +68,7 @@ sqliteOnly("a download still running at the deadline is cut, and that is logged"
   const download = slowDownload(server.port, "2M");
   await download.started;
   server.proc.kill("SIGTERM");
-  expect(await server.proc.exited).toBe(0);
+  expect(await childExit(server.proc)).toBe(0);
   // unsentBytes is the kernel's send queue at that instant: on a busy machine it can be empty for
   // a moment while Bun still holds the rest, so the count is logged but the cut is proved by curl.
   expect(server.output()).toMatch(/"msg":"shutdown grace period over: cutting the responses still in flight","graceMs":1000,"responses":\d+,"streams":\d+,"unsentBytes":\d+/);

@@ -10,6 +10,7 @@ import { REPO, runCli, tempDir } from "./cliHarness.ts";
 import { directoryIntegrity, directoryRows } from "../support/directoryRows.ts";
 import { writeBrokersCsv, writeReviewsNdjson } from "../support/generatedImport.ts";
 import { createTestPgDatabase, onPostgres } from "../support/testDatabase.ts";
+import { childExit } from "../support/childExit.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -21,10 +22,10 @@ async function killMidway(db: string, args: string[], started: () => Promise<boo
   if (onPostgres) env.DATABASE_URL = (await createTestPgDatabase(resolve(db))).url;
   const proc = Bun.spawn([process.execPath, join(REPO, "src/main.ts"), "import", ...args, "--quiet"], { cwd: REPO, env, stdout: "ignore", stderr: "ignore" });
   let exited = false;
-  void proc.exited.then(() => (exited = true));
+  void childExit(proc).then(() => (exited = true));
   while (!exited && !(await started())) await Bun.sleep(10);
   proc.kill("SIGKILL");
-  expect(await proc.exited).not.toBe(0); // killed, not finished
+  expect(await childExit(proc)).not.toBe(0); // killed, not finished
 }
 
 const count = async (db: string, table: string) => Number((await directoryRows(db, `SELECT count(*) AS n FROM ${table}`))[0]!.n);

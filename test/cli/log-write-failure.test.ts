@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { eventually } from "../support/eventually.ts";
 import { freePort } from "../support/freePort.ts";
 import { REPO, tempDir } from "./cliHarness.ts";
+import { childExit } from "../support/childExit.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -67,7 +68,7 @@ test("with standard output on a full disk (/dev/full), the server keeps answerin
     expectLossReported(server.stderr(), await (await fetch(`${server.url}/metrics`)).text(), "ENOSPC");
   } finally {
     server.proc.kill();
-    await server.proc.exited;
+    await childExit(server.proc);
   }
 }, 60_000);
 
@@ -83,7 +84,7 @@ test("with standard output a pipe whose reader has gone (EPIPE), the server keep
     // The shell's pipeline outlives a kill of the shell: the server is found by its database.
     killProcessesNaming(tmp.path("pipe.db"));
     server.proc.kill();
-    await server.proc.exited;
+    await childExit(server.proc);
   }
 }, 60_000);
 

@@ -11,6 +11,7 @@ import { chmodSync, chownSync, closeSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { REPO, runCli, startServe, tempDir } from "./cliHarness.ts";
 import { onPostgres } from "../support/testDatabase.ts";
+import { childExit } from "../support/childExit.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -57,7 +58,7 @@ test.skipIf(!canRunAsReader || onPostgres)("a seeded, never-served, read-only da
     expect((await fetch(`${server.url}/api/v1/brokers`)).status).toBe(401);
   } finally {
     server.proc.kill("SIGTERM");
-    expect(await server.proc.exited).toBe(0);
+    expect(await childExit(server.proc)).toBe(0);
   }
 });
 
@@ -72,7 +73,7 @@ test.skipIf(!canRunAsReader || onPostgres)("a read-only database that needs migr
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
+  const [code, stderr] = await Promise.all([childExit(proc), new Response(proc.stderr).text()]);
   expect(code).toBe(1);
   expect(stderr.trim()).toBe(`Error: The database ${path} needs migrations but is read-only; start once with write access and free space, then it can serve read-only.`);
 });

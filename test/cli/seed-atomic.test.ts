@@ -8,6 +8,7 @@ import { afterAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { REPO, runCli, tempDir } from "./cliHarness.ts";
 import { sqliteOnly } from "../support/testDatabase.ts";
+import { childExit } from "../support/childExit.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -28,7 +29,7 @@ sqliteOnly("a reader during seed sees only the old total or the new one", async 
     stderr: "pipe",
   });
   let finished = false;
-  void seed.exited.then(() => (finished = true));
+  void childExit(seed).then(() => (finished = true));
   const seen = new Set<number>();
   let reads = 0;
   while (!finished) {
@@ -36,7 +37,7 @@ sqliteOnly("a reader during seed sees only the old total or the new one", async 
     reads++;
     await Bun.sleep(2);
   }
-  expect(await seed.exited).toBe(0);
+  expect(await childExit(seed)).toBe(0);
   seen.add(count());
   reader.close();
   expect(reads).toBeGreaterThan(10); // the reader really ran during the seed

@@ -3,6 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { runCli, startServe, tempDir, type ServedProcess } from "./cliHarness.ts";
 import { onPostgres, sqliteOnly } from "../support/testDatabase.ts";
+import { childExit } from "../support/childExit.ts";
 
 const tmp = tempDir();
 afterAll(() => tmp.remove());
@@ -30,7 +31,7 @@ test.each(["SIGTERM", "SIGINT"] as const)("%s stops the server: exit 0, database
   const server = await serve(path);
   expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   server.proc.kill(signal);
-  expect(await server.proc.exited).toBe(0);
+  expect(await childExit(server.proc)).toBe(0);
   expect(server.output()).toContain(`"msg":"shutting down","signal":"${signal}"`);
   expect(server.output()).toContain('"msg":"database closed"');
   assertClosedCleanly(path);
@@ -74,7 +75,7 @@ test("on SIGTERM a request in flight is finished while new connections are refus
   const response = await inFlight;
   expect(response.status).toBeLessThan(500);
   await response.text();
-  expect(await server.proc.exited).toBe(0);
+  expect(await childExit(server.proc)).toBe(0);
   assertClosedCleanly(path);
 });
 
@@ -99,7 +100,7 @@ sqliteOnly("backup takes a consistent copy while the server keeps serving", asyn
     expect(keys).toBe(1);
   } finally {
     server.proc.kill("SIGTERM");
-    expect(await server.proc.exited).toBe(0);
+    expect(await childExit(server.proc)).toBe(0);
   }
 });
 
@@ -122,7 +123,7 @@ test("with --drain, SIGTERM turns /readyz to 503 at once while requests are stil
   expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   expect((await fetch(`${server.url}/api/v1/brokers?limit=1`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
 
-  expect(await server.proc.exited).toBe(0);
+  expect(await childExit(server.proc)).toBe(0);
   expect(server.output()).toContain('"msg":"draining: /readyz answers 503 while requests are still served","drainMs":2000');
   assertClosedCleanly(path);
 }, 20_000);

@@ -13,6 +13,7 @@ import { afterAll, expect, test } from "bun:test";
 import { runCli, startServe, tempDir, type ServedProcess } from "./cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
 import { WebhookReceiver } from "../support/webhookReceiver.ts";
+import { childExit } from "../support/childExit.ts";
 
 const tmp = tempDir();
 const receiver = new WebhookReceiver();
@@ -48,7 +49,7 @@ async function serveWithEndpoint(name: string, hookPath: string): Promise<{ path
   // The previous test's server (restarted at its end) is stopped first: never left running after the file.
   if (server) {
     server.proc.kill("SIGKILL");
-    await server.proc.exited;
+    await childExit(server.proc);
   }
   server = await serve(path);
   const manager = await key(path, "webhooks:manage");
@@ -88,7 +89,7 @@ test("kill -9 while deliveries are in flight: after a restart every event arrive
   await eventually(() => held === LEADS, 1_500);
   expect(held).toBeGreaterThan(0);
   server!.proc.kill("SIGKILL");
-  await server!.proc.exited;
+  await childExit(server!.proc);
   killed = true;
   release();
 
@@ -116,7 +117,7 @@ test("SIGTERM with an attempt in flight: the attempt finishes and is recorded, s
   await createLead(writer, 0);
   expect(await eventually(() => arrived === 1, 5_000)).toBe(true);
   server!.proc.kill("SIGTERM");
-  expect(await server!.proc.exited).toBe(0);
+  expect(await childExit(server!.proc)).toBe(0);
 
   server = await serve(path);
   const deliveries = await call("GET", `/api/v1/webhooks/${endpointId}/deliveries`, manager);

@@ -7,6 +7,7 @@ import { eventually } from "../support/eventually.ts";
 import { NO_INSTANCE_BODY, startHaproxy, type RunningHaproxy } from "../support/haproxy.ts";
 import { startOwnPostgres, type OwnPostgres } from "../support/postgres.ts";
 import { startRedis, type RunningRedis } from "../support/redisServer.ts";
+import { childExit } from "../support/childExit.ts";
 
 /**
  * Scale-out as an operator runs it: three `serve` processes over one PostgreSQL and one Redis,
@@ -64,7 +65,7 @@ const get = (base: string, key: string, path = "/api/v1/brokers?limit=1") => fet
 
 afterAll(async () => {
   for (const instance of instances) instance.proc.kill("SIGKILL");
-  await Promise.all(instances.map((i) => i.proc.exited));
+  await Promise.all(instances.map((i) => childExit(i.proc)));
   await haproxy?.stop();
   await redis?.stop();
   await db.end();
@@ -147,7 +148,7 @@ describe("three instances behind HAProxy over one PostgreSQL and one Redis", () 
     await Bun.sleep(700);
     const victim = instances[1]!;
     victim.proc.kill("SIGKILL");
-    await victim.proc.exited;
+    await childExit(victim.proc);
     const atKill = acknowledged.length;
     await Bun.sleep(1_500);
     stop = true;
@@ -194,7 +195,7 @@ describe("three instances behind HAProxy over one PostgreSQL and one Redis", () 
     for (let n = 0; n < instances.length; n++) {
       const old = instances[n]!;
       old.proc.kill("SIGTERM");
-      expect(await old.proc.exited).toBe(0);
+      expect(await childExit(old.proc)).toBe(0);
       instances[n] = await serve(n + 1, portOf(old));
       for (let ready = false; !ready; await Bun.sleep(100)) ready = (await fetch(`${instances[n]!.url}/readyz`)).status === 200;
       await haproxy.waitForUp(3);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createKeyWithCli, runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
 import { startRedis, type RunningRedis } from "../support/redisServer.ts";
+import { childExit } from "../support/childExit.ts";
 
 /**
  * A frozen store (issue 25, item 15): redis-server stopped with SIGSTOP keeps its connections
@@ -30,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   redis?.thaw();
   for (const instance of instances) instance.proc.kill("SIGTERM");
-  await Promise.all(instances.map((instance) => instance.proc.exited));
+  await Promise.all(instances.map((instance) => childExit(instance.proc)));
   await redis?.stop();
   tmp.remove();
 }, 20_000);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createKeyWithCli, runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
 import { startRedis, type RunningRedis } from "../support/redisServer.ts";
+import { childExit } from "../support/childExit.ts";
 
 /**
  * REDIS_URL: three instances of the server over one database and one redis-server spend one
@@ -25,7 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const instance of instances) instance.proc.kill("SIGTERM");
-  await Promise.all(instances.map((instance) => instance.proc.exited));
+  await Promise.all(instances.map((instance) => childExit(instance.proc)));
   await redis?.stop();
   tmp.remove();
   // An instance may take up to its shutdown grace (10 s) for a connection still open.

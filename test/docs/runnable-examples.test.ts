@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { documents, ROOT, runnableBlocks, type RunnableBlock } from "./runnableBlocks.ts";
+import { childExit } from "../support/childExit.ts";
 
 /**
  * Every ```sh runnable block of the README and the manual, run in bash (set -e, pipefail)
@@ -58,7 +59,7 @@ test("every runnable block runs without an error against a real server", async (
       .replaceAll("bun src/main.ts", `bun ${join(ROOT, "src/main.ts")}`)
       .replaceAll(" db/examples/", ` ${join(ROOT, "db/examples")}/`);
     const run = Bun.spawn(["bash", "-e", "-o", "pipefail", "-c", script], { cwd: work, env, stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+    const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), childExit(run)]);
     if (code !== 0) failures.push(`${block.where} exited ${code}\n${err.slice(-800)}\n${out.slice(-800)}`);
   }
   expect(failures).toEqual([]);

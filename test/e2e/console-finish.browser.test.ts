@@ -4,57 +4,41 @@
  * live preview; embed keys showing only the scopes they have; editing a key without rolling
  * it; revoked keys hidden until asked for; a lead's page with what the visitor entered and a
  * Canadian phone; French insurance types and uPlot's legend; every page without horizontal
- * overflow at 375 px; phones exported to CSV as they are. The harness is
- * console.browser.test.ts's: `serve` as a child process, keys and sign-in links from the CLI.
+ * overflow at 375 px; phones exported to CSV as they are. The harness is consoleHarness.ts:
+ * `serve` as a child process, keys and sign-in links from the CLI.
  * Screenshots go to test/e2e/screenshots/console-finish-*.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
 import { embedSnippet } from "../../widget/console/embedSnippet.ts";
 import { translator } from "../../widget/i18n.ts";
-import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import { tempDir } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
 import { launchChromium } from "./browser.ts";
+import { consolePage, expectNoOverflow, startConsoleServer, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
 const folder = tempDir();
-/** The server's database, named to the server and every command by DATABASE_PATH. */
-const DATABASE = { DATABASE_PATH: folder.path("directory.db") };
-let served: ServedProcess;
+let server: ConsoleServer;
 let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  // --log-level warn: access lines never fill the stdout pipe (see console.browser.test.ts).
-  served = await startServe(["--port", "0", "--host", "127.0.0.1", "--log-level", "warn"], { env: DATABASE });
+  server = await startConsoleServer(folder.path("directory.db"));
   browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  served?.proc.kill("SIGTERM");
-  await served?.proc.exited;
+  await server?.stop();
   folder.remove();
 }, 30_000);
 
-/** A key made by the operator's CLI on the server's database. */
-async function cliKey(args: string[]): Promise<{ id: string; key: string; scopes: string[] }> {
-  const made = await runCli(["keys", "create", ...args, "--json"], DATABASE);
-  if (made.code !== 0) throw new Error(`keys create failed (${made.code}): ${made.stderr}`);
-  return JSON.parse(made.stdout) as { id: string; key: string; scopes: string[] };
-}
-
-async function consoleLink(workspace: string): Promise<string> {
-  const result = await runCli(["console-link", "--workspace", workspace, "--json", "--url", served.url], DATABASE);
-  expect(result.code).toBe(0);
-  return (JSON.parse(result.stdout) as { url: string }).url;
-}
-
 const api = (key: string, path: string, body?: unknown) =>
-  fetch(`${served.url}${path}`, {
+  fetch(`${server.url}${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -78,40 +62,21 @@ async function seedLeads(serverKey: string, who: string): Promise<void> {
   }
 }
 
-/** A console page that records script errors and CSP violations (there must be none). */
-async function consolePage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    if (/Failed to load resource/.test(m.text())) return;
-    if (m.type() === "error" || /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  return { page, problems };
-}
-
-/** The page's widest content against the viewport: at 375 px nothing may make the page scroll sideways. */
-async function expectNoOverflow(page: Page, width: number, where: string): Promise<void> {
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect({ where, scrollWidth: scrollWidth <= width ? width : scrollWidth }).toEqual({ where, scrollWidth: width });
-}
-
 async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   const t = consoleTranslator(lang);
   const w = translator(lang);
   const workspace = `finish-${lang}-${width}`;
   const shot = (page: Page, name: string) => page.screenshot({ path: join(OUTPUT, `console-finish-${lang}-${width}-${name}.png`), fullPage: true });
   const context = await browser.newContext({ locale: lang === "fr" ? "fr-CA" : "en-CA", viewport: { width, height: 900 }, acceptDownloads: true });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: served.url });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
   const { page, problems } = await consolePage(context);
-  const serverKey = await cliKey(["--workspace", workspace, "--name", "crm"]);
+  const serverKey = await server.cliKey(["--workspace", workspace, "--name", "crm"]);
   // An embed key made by the CLI without --scopes: the embed defaults, never leads:read.
-  const cliEmbed = await cliKey(["--workspace", workspace, "--name", "cli widget", "--origins", "https://cli.example"]);
+  const cliEmbed = await server.cliKey(["--workspace", workspace, "--name", "cli widget", "--origins", "https://cli.example"]);
   expect(cliEmbed.scopes).toEqual(["brokers:read", "reviews:read", "quotes:write", "leads:write"]);
   await seedLeads(serverKey.key, lang === "fr" ? "Élise" : "Ada");
 
-  await page.goto(await consoleLink(workspace));
+  await page.goto(await server.link(workspace));
   await page.getByRole("button", { name: lang === "fr" ? "Se connecter" : "Sign in" }).click();
   await page.getByRole("heading", { level: 1, name: t("keys.heading") }).waitFor();
   if (width === 375) {
@@ -137,7 +102,7 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   expect(await embed.getByLabel(t("embed.key")).inputValue()).toBe(key);
   await embed.getByRole("radio", { name: t("embed.type.quote") }).check();
   await embed.getByRole("radio", { name: t("theme.dark") }).check();
-  const expected = embedSnippet({ widgetUrl: `${served.url}/widget.js`, key, type: "quote", theme: "dark" });
+  const expected = embedSnippet({ widgetUrl: `${server.url}/widget.js`, key, type: "quote", theme: "dark" });
   await eventually(async () => (await embed.getByLabel(t("embed.snippet")).inputValue()) === expected);
   expect(await embed.getByLabel(t("embed.snippet")).inputValue()).toBe(expected);
   // The live preview is the widget itself, of the chosen type and theme, in the console's language.
@@ -187,7 +152,7 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   await row("shop widget").getByText("https://shop.example").waitFor();
   expect(await row("shop widget").textContent()).toContain(t("perMinute", { n: "250" }));
   // The same secret still works, from the new origin.
-  const fromShop = await fetch(`${served.url}/api/v1/embed/brokers?limit=1`, { headers: { Authorization: `Bearer ${key}`, Origin: "https://shop.example" } });
+  const fromShop = await fetch(`${server.url}/api/v1/embed/brokers?limit=1`, { headers: { Authorization: `Bearer ${key}`, Origin: "https://shop.example" } });
   expect(fromShop.status).toBe(200);
 
   // Revoked keys are hidden until asked for.
@@ -249,7 +214,7 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
 describe("the console finished, in Chromium", () => {
   for (const lang of ["en", "fr"] as const) {
     for (const width of [1280, 375] as const) {
-      test(`${lang} at ${width} px`, () => journey(lang, width), 90_000);
+      test(`${lang} at ${width} px`, () => withServerOutput(server, () => journey(lang, width)), 90_000);
     }
   }
 });

@@ -6,31 +6,28 @@
  * with status, attempts, response code and latency; a failing receiver (500) then "Resend" once
  * it recovers; a rolled secret signing; an endpoint disabled by a 410 showing why; a private
  * address refused with the server's 422 message beside the URL field. No horizontal overflow at
- * 375 px. The harness is console-finish.browser.test.ts's: `serve` as a child process (with
+ * 375 px. The harness is consoleHarness.ts: `serve` as a child process (with
  * --webhooks-allow-http-loopback, so the loopback receiver may be registered), keys and sign-in
  * links from the CLI. Screenshots go to test/e2e/screenshots/console-webhooks-*.png.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { TEST_EVENT_TYPE } from "../../src/domain/webhooks/webhookEvents.ts";
 import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
-import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import { tempDir } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
 import { WebhookReceiver } from "../support/webhookReceiver.ts";
 import { launchChromium } from "./browser.ts";
+import { consolePage, expectNoOverflow, startConsoleServer, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
 const folder = tempDir();
-/** The server's database, named to the server and every command by DATABASE_PATH. */
-const DATABASE = { DATABASE_PATH: folder.path("directory.db") };
-let served: ServedProcess;
+let served: ConsoleServer;
 /** A second server, without --webhooks-allow-http-loopback, over its own database. */
-const strictFolder = tempDir();
-const STRICT_DATABASE = { DATABASE_PATH: strictFolder.path("strict.db") };
-let strict: ServedProcess;
+let strict: ConsoleServer;
 let browser: Browser;
 
 /** The partner's receiver: loopback, in this process; records what it gets and answers as told (200 unless told). */
@@ -40,35 +37,22 @@ const answering = (status: number) => () => new Response(status < 300 ? "ok" : "
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  // --log-level warn: access lines never fill the stdout pipe (see console.browser.test.ts).
   // A retry waits an hour: a failed delivery is sent again only by "Resend", never by the clock.
-  served = await startServe(["--port", "0", "--host", "127.0.0.1", "--log-level", "warn", "--webhooks-allow-http-loopback"], {
-    env: { ...DATABASE, WEBHOOKS_RETRY_BASE_SECONDS: "3600" },
-  });
-  strict = await startServe(["--port", "0", "--host", "127.0.0.1", "--log-level", "warn"], { env: STRICT_DATABASE });
+  served = await startConsoleServer(folder.path("directory.db"), { flags: ["--webhooks-allow-http-loopback"], env: { WEBHOOKS_RETRY_BASE_SECONDS: "3600" } });
+  strict = await startConsoleServer(folder.path("strict.db"));
   browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  for (const server of [served, strict]) server?.proc.kill("SIGTERM");
-  await Promise.all([served?.proc.exited, strict?.proc.exited]);
-  strictFolder.remove();
+  await Promise.all([served?.stop(), strict?.stop()]);
   receiver.stop();
   folder.remove();
 }, 30_000);
 
 /** A server key of the workspace that manages webhooks (which also makes the workspace), from the operator's CLI. */
-async function webhooksKey(workspace: string, database = DATABASE): Promise<string> {
-  const made = await runCli(["keys", "create", "--workspace", workspace, "--name", "crm", "--scopes", "webhooks:manage", "--json"], database);
-  if (made.code !== 0) throw new Error(`keys create failed (${made.code}): ${made.stderr}`);
-  return (JSON.parse(made.stdout) as { key: string }).key;
-}
-
-async function consoleLink(workspace: string, on = served, database = DATABASE): Promise<string> {
-  const result = await runCli(["console-link", "--workspace", workspace, "--json", "--url", on.url], database);
-  expect(result.code).toBe(0);
-  return (JSON.parse(result.stdout) as { url: string }).url;
+async function webhooksKey(workspace: string, on = served): Promise<string> {
+  return (await on.cliKey(["--workspace", workspace, "--name", "crm", "--scopes", "webhooks:manage"])).key;
 }
 
 /** The API's own refusal of a registration, in the language asked for: what the console must show. */
@@ -81,26 +65,6 @@ async function refusalOf(key: string, url: string, lang: Lang, on = served): Pro
   expect(answer.status).toBe(422);
   const body = (await answer.json()) as { issues: { path: string; message: string }[] };
   return body.issues.find((issue) => issue.path === "url")!.message;
-}
-
-/** A console page that records script errors and CSP violations (there must be none). */
-async function consolePage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    // The 422 of a refused registration is logged by the browser as a failed resource: expected.
-    if (/Failed to load resource/.test(m.text())) return;
-    if (m.type() === "error" || /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  return { page, problems };
-}
-
-/** The page's widest content against the viewport: at 375 px nothing may make the page scroll sideways. */
-async function expectNoOverflow(page: Page, width: number, where: string): Promise<void> {
-  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect({ where, scrollWidth: scrollWidth <= width ? width : scrollWidth }).toEqual({ where, scrollWidth: width });
 }
 
 /** What the receiver got on a path, from its `from`th request on. */
@@ -124,7 +88,7 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
   const context = await browser.newContext({ locale: lang === "fr" ? "fr-CA" : "en-CA", viewport: { width, height: 900 } });
   const { page, problems } = await consolePage(context);
   const key = await webhooksKey(workspace);
-  await page.goto(await consoleLink(workspace));
+  await page.goto(await served.link(workspace));
   await page.getByRole("button", { name: lang === "fr" ? "Se connecter" : "Sign in" }).click();
   await page.getByRole("heading", { level: 1, name: t("keys.heading") }).waitFor();
   await page.getByRole("link", { name: t("nav.webhooks") }).click();
@@ -243,8 +207,8 @@ async function loopbackRefused(lang: Lang): Promise<void> {
   const workspace = `strict-${lang}`;
   const context = await browser.newContext({ locale: lang === "fr" ? "fr-CA" : "en-CA", viewport: { width: 375, height: 900 } });
   const { page, problems } = await consolePage(context);
-  const key = await webhooksKey(workspace, STRICT_DATABASE);
-  await page.goto(await consoleLink(workspace, strict, STRICT_DATABASE));
+  const key = await webhooksKey(workspace, strict);
+  await page.goto(await strict.link(workspace));
   await page.getByRole("button", { name: lang === "fr" ? "Se connecter" : "Sign in" }).click();
   await page.getByRole("link", { name: t("nav.webhooks") }).click();
   const view = page.locator("bd-webhooks-page");
@@ -267,11 +231,11 @@ async function loopbackRefused(lang: Lang): Promise<void> {
 
 describe("the console's Webhooks page, in Chromium", () => {
   for (const lang of ["en", "fr"] as const) {
-    test(`${lang}: without the loopback allowance, a loopback URL is refused beside the field`, () => loopbackRefused(lang), 60_000);
+    test(`${lang}: without the loopback allowance, a loopback URL is refused beside the field`, () => withServerOutput(strict, () => loopbackRefused(lang)), 60_000);
   }
   for (const lang of ["en", "fr"] as const) {
     for (const width of [1280, 375] as const) {
-      test(`${lang} at ${width} px`, () => journey(lang, width), 90_000);
+      test(`${lang} at ${width} px`, () => withServerOutput(served, () => journey(lang, width)), 90_000);
     }
   }
 });

@@ -9,72 +9,36 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
-import { runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import { tempDir } from "../cli/cliHarness.ts";
 import { launchChromium } from "./browser.ts";
+import { consolePage, startConsoleServer, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
 import { listenerState } from "./listenerState.ts";
 import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
 const folder = tempDir();
-/** The server's database, named to the server and every command by DATABASE_PATH (a PostgreSQL database for it with TEST_DATABASE=postgres). */
-const DATABASE = { DATABASE_PATH: folder.path("directory.db") };
-let served: ServedProcess;
+/** The server as the operator runs it (consoleHarness.ts says why a child process), with the demo directory. */
+let server: ConsoleServer;
 let browser: Browser;
-
-/**
- * The server runs as the operator runs it: `serve` in a process of its own, with the demo
- * directory. Run inside this process, as it was, the test server's listening socket was closed
- * mid-file in three clean-clone CI runs while its pooled connections still answered
- * (listenerState reported `listening: false`, `fetched: 200`), each time after this process had
- * spawned commands; never with the file alone. A listener in a process that spawns nothing is
- * out of reach of whatever closed it, as in production.
- */
-const server = {
-  get url(): string {
-    return served.url;
-  },
-  /** A key made by the operator's CLI on the server's database (a running server sees it at its next request). */
-  async createKey(options: { workspace: string; origins: string[]; scopes: string[] }): Promise<string> {
-    const made = await runCli(["keys", "create", "--workspace", options.workspace, "--origins", options.origins.join(","), "--scopes", options.scopes.join(","), "--json"], DATABASE);
-    if (made.code !== 0) throw new Error(`keys create failed (${made.code}): ${made.stderr}`);
-    return (JSON.parse(made.stdout) as { key: string }).key;
-  },
-};
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
-  // Access lines stay out of its stdout (--log-level warn): a pipe nobody drains fast enough fills at
-  // 64 KiB and blocks the server (a CI run timed out so, the first journey having logged plenty).
-  served = await startServe(["--port", "0", "--host", "127.0.0.1", "--log-level", "warn"], { env: DATABASE });
+  server = await startConsoleServer(folder.path("directory.db"));
   browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
-  served?.proc.kill("SIGTERM");
-  await served?.proc.exited;
+  await server?.stop();
   folder.remove();
 }, 30_000);
 
-/** A console page that records script errors and CSP violations (there must be none). */
-async function consolePage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    // A 401 page after sign-out and the browser's own /favicon.ico 404 are expected answers, not faults.
-    if (/Failed to load resource/.test(m.text())) return;
-    if (m.type() === "error" || /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  return { page, problems };
-}
-
 /** The operator's step: `console-link --workspace acme --json`, against the running server's database. */
-async function consoleLink(): Promise<string> {
-  const result = await runCli(["console-link", "--workspace", "acme", "--json", "--url", server.url], DATABASE);
-  expect({ code: result.code, stderr: result.stderr, printed: result.stdout.length > 0 }).toEqual({ code: 0, stderr: "", printed: true });
-  return (JSON.parse(result.stdout) as { url: string }).url;
+const consoleLink = () => server.link("acme");
+
+/** A key made by the operator's CLI on the server's database (a running server sees it at its next request). */
+async function createKey(options: { workspace: string; origins: string[]; scopes: string[] }): Promise<string> {
+  return (await server.cliKey(["--workspace", options.workspace, "--origins", options.origins.join(","), "--scopes", options.scopes.join(",")])).key;
 }
 
 /**
@@ -85,7 +49,7 @@ async function consoleLink(): Promise<string> {
 async function startQuotePartner(): Promise<PartnerSite> {
   const pages: Parameters<typeof startPartnerSite>[1] = {};
   const partner = startPartnerSite(server.url, pages);
-  const embedKey = await server.createKey({ workspace: "acme", origins: [partner.origin], scopes: ["brokers:read", "quotes:write", "leads:write"] });
+  const embedKey = await createKey({ workspace: "acme", origins: [partner.origin], scopes: ["brokers:read", "quotes:write", "leads:write"] });
   pages["/quote"] = { widgets: [{ type: "quote", key: embedKey, attributes: { province: "ON" } }] };
   return partner;
 }
@@ -222,8 +186,8 @@ async function journey(lang: Lang): Promise<void> {
 }
 
 describe("workspace console in Chromium", () => {
-  test("the whole journey in English", () => journey("en"), 90_000);
-  test("the whole journey in French", () => journey("fr"), 90_000);
+  test("the whole journey in English", () => withServerOutput(server, () => journey("en")), 90_000);
+  test("the whole journey in French", () => withServerOutput(server, () => journey("fr")), 90_000);
 
   test("the language switch changes the console without a reload; keyboard reaches the navigation", async () => {
     const context = await browser.newContext({ locale: "en-CA" });

@@ -13,15 +13,16 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
-import { REPO, runCli, startServe, tempDir, type ServedProcess } from "../cli/cliHarness.ts";
+import { REPO, tempDir } from "../cli/cliHarness.ts";
 import { launchChromium } from "./browser.ts";
+import { consolePage, startConsoleServer, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
 const EXAMPLE = join(REPO, "db/examples/brokers.csv");
 const REVIEWS = join(REPO, "db/examples/reviews.ndjson");
 const folder = tempDir();
 let browser: Browser;
-const servers: ServedProcess[] = [];
+const servers: ConsoleServer[] = [];
 
 /** A broker as the public search answers it (the fields this test reads). */
 interface PublicBroker {
@@ -33,26 +34,19 @@ interface PublicBroker {
 
 /**
  * A server of the journey's own: `serve` in a child process over a fresh database with the demo
- * directory, access lines kept out of its stdout (--log-level warn, as console.browser.test.ts
- * explains), an operator workspace holding a directory:write key, and a partner's search key.
+ * directory (consoleHarness.ts), an operator workspace holding a directory:write key, and a partner's search key.
  */
 async function journeyServer(name: string) {
-  const env = { DATABASE_PATH: folder.path(`${name}.db`) };
-  const served = await startServe(["--port", "0", "--host", "127.0.0.1", "--log-level", "warn"], { env });
-  servers.push(served);
-  const cli = async (args: string[]) => {
-    const result = await runCli(args, env);
-    if (result.code !== 0) throw new Error(`${args.join(" ")} failed (${result.code}): ${result.stderr}`);
-    return JSON.parse(result.stdout) as Record<string, string>;
-  };
+  const server = await startConsoleServer(folder.path(`${name}.db`));
+  servers.push(server);
   // The operator's rule: a workspace edits the directory when the CLI gave it a live directory:write key.
-  await cli(["keys", "create", "--workspace", "operator", "--name", "directory editor", "--scopes", "directory:write", "--json"]);
-  const searchKey = (await cli(["keys", "create", "--workspace", "partner", "--name", "site", "--json"])).key!;
+  await server.cliKey(["--workspace", "operator", "--name", "directory editor", "--scopes", "directory:write"]);
+  const searchKey = (await server.cliKey(["--workspace", "partner", "--name", "site"])).key;
   return {
-    url: served.url,
-    link: async (workspace: string) => (await cli(["console-link", "--workspace", workspace, "--json", "--url", served.url])).url!,
+    url: server.url,
+    link: (workspace: string) => server.link(workspace),
     /** The public REST API, as a partner's site reads it. */
-    publicGet: (path: string) => fetch(`${served.url}${path}`, { headers: { Authorization: `Bearer ${searchKey}` } }),
+    publicGet: (path: string) => fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${searchKey}` } }),
   };
 }
 type JourneyServer = Awaited<ReturnType<typeof journeyServer>>;
@@ -64,26 +58,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  for (const served of servers) {
-    served.proc.kill("SIGTERM");
-    await served.proc.exited;
-  }
+  await Promise.all(servers.map((server) => server.stop()));
   folder.remove();
 }, 30_000);
-
-/** A console page that records script errors and CSP violations (there must be none). */
-async function consolePage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const problems: string[] = [];
-  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => {
-    // Refused requests (a 422 the form shows, a 403 the test provokes) are answers, not faults.
-    if (/Failed to load resource/.test(m.text())) return;
-    if (m.type() === "error" || /Content Security Policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  return { page, problems };
-}
 
 async function signIn(page: Page, server: JourneyServer, workspace: string, lang: Lang): Promise<void> {
   await page.goto(await server.link(workspace));

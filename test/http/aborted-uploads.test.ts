@@ -11,6 +11,7 @@ import type { ServedProcess } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
 import { BODY_SURFACES, postHead, requestsInFlight, serveWithSurfaceKeys, type SurfaceServer } from "../support/bodySurfaces.ts";
 import { abortedUpload } from "../support/rawHttp.ts";
+import { childExit } from "../support/childExit.ts";
 
 let running: SurfaceServer;
 let server: ServedProcess;
@@ -64,6 +65,6 @@ test("aborted uploads on every surface leave memory and the in-flight count wher
 
   // Nothing left for a graceful stop to wait for: it ends at once, well inside the 30 s grace.
   server.proc.kill("SIGTERM");
-  expect(await server.proc.exited).toBe(0);
+  expect(await childExit(server.proc)).toBe(0);
   expect(server.output()).not.toContain("shutdown grace period over");
 }, 90_000);

@@ -15,6 +15,7 @@ import { postMcp } from "../mcp/mcpSupport.ts";
 import { eventually } from "../support/eventually.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { sqliteOnly } from "../support/testDatabase.ts";
+import { childExit } from "../support/childExit.ts";
 
 /** The bound the issue names for an event-loop stall; the busy wait of old was 5,000 ms. */
 const MAX_STALL_MS = 100;
@@ -53,7 +54,7 @@ function holdWriteLock(databasePath: string) {
   return {
     held: () => eventually(() => existsSync(locked), 10_000),
     release: () => writeFileSync(release, ""),
-    exited: proc.exited,
+    exited: childExit(proc),
     kill: () => proc.kill(),
   };
 }

@@ -10,6 +10,7 @@ import { runCli, startServe, type ServedProcess } from "../cli/cliHarness.ts";
 import { startOwnPostgres, type OwnPostgres } from "../support/postgres.ts";
 import { onPostgres } from "../support/testDatabase.ts";
 import { closePostgres, openPostgres } from "../../src/storage/pg/pgDatabase.ts";
+import { childExit } from "../support/childExit.ts";
 
 const TIMEOUT_S = 2;
 /** An answer later than this is a hang: twice the timeout (a COMMIT already sent may use a second one) and a second of slack for a busy machine. */
@@ -32,7 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server?.proc.kill("SIGTERM");
-  await server?.proc.exited;
+  await childExit(server?.proc);
   await database?.stop();
 }, 30_000);
 

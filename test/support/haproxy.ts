@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./freePort.ts";
+import { childExit } from "./childExit.ts";
 
 export interface Backend {
   host: string;
@@ -87,7 +88,7 @@ export async function startHaproxy(backends: Backend[]): Promise<RunningHaproxy>
     },
     async stop() {
       proc.kill("SIGTERM");
-      await proc.exited;
+      await childExit(proc);
       rmSync(dir, { recursive: true, force: true });
     },
   };

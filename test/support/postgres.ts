@@ -2,6 +2,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./freePort.ts";
+import { childExit } from "./childExit.ts";
 
 export interface RunningPostgres {
   /** A superuser URL (trust auth) on 127.0.0.1, database `postgres`. */
@@ -88,7 +89,7 @@ function run(command: string[]): void {
 /** run(), without holding the test's event loop (requests in flight are being timed meanwhile). */
 async function runAsync(command: string[]): Promise<void> {
   const proc = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
-  if ((await proc.exited) !== 0) throw new Error(`${command.join(" ")} failed (exit ${proc.exitCode}):\n${await new Response(proc.stderr).text()}`);
+  if ((await childExit(proc)) !== 0) throw new Error(`${command.join(" ")} failed (exit ${proc.exitCode}):\n${await new Response(proc.stderr).text()}`);
 }
 
 function idOfPostgres(flag: "-u" | "-g"): number {

@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import { childExit } from "./childExit.ts";
 
 export interface RawResponse {
   status: number;
@@ -98,7 +99,7 @@ export async function requestFrom(localAddress: string, url: string, json?: stri
   const post = json === undefined ? [] : ["-H", "Content-Type: application/json", "--data-binary", json];
   const curl = Bun.spawn(["curl", "-sS", "--interface", localAddress, "-w", "\n%{http_code}", ...post, url], { stdout: "pipe", stderr: "ignore" });
   const out = await new Response(curl.stdout).text();
-  await curl.exited;
+  await childExit(curl);
   const cut = out.lastIndexOf("\n");
   return { status: Number(out.slice(cut + 1)), body: out.slice(0, cut) };
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./freePort.ts";
+import { childExit } from "./childExit.ts";
 
 export interface RunningRedis {
   url: string;
@@ -42,7 +43,7 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
     async stop() {
       proc.kill("SIGCONT");
       proc.kill("SIGTERM");
-      await proc.exited;
+      await childExit(proc);
       rmSync(dir, { recursive: true, force: true });
     },
   };
