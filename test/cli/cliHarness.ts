@@ -89,13 +89,21 @@ export interface ServedProcess {
  * line. `prefix` runs it through another command (e.g. setpriv); `env` is added to PATH/HOME.
  */
 export async function startServe(args: string[], options: { env?: Record<string, string>; prefix?: string[]; cwd?: string } = {}): Promise<ServedProcess> {
-  const proc = Bun.spawn([...(options.prefix ?? []), process.execPath, MAIN, "serve", ...args], {
-    cwd: options.cwd ?? REPO,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...(await onPostgresToo(args, options.env ?? {})), ...options.env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const spawn = async () =>
+    Bun.spawn([...(options.prefix ?? []), process.execPath, MAIN, "serve", ...args], {
+      cwd: options.cwd ?? REPO,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...(await onPostgresToo(args, options.env ?? {})), ...options.env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+  let proc = await spawn();
+  // Bun 1.3 once handed back a subprocess without its stdout pipe late in a long browser-test file
+  // (beside the lost exits childExit works around); that child is killed and spawned again.
+  for (let retry = 0; retry < 2 && !(proc.stdout && proc.stderr); retry++) {
+    proc.kill("SIGKILL");
+    proc = await spawn();
+  }
   let text = "";
   let errors = "";
   const reader = proc.stdout.getReader();
