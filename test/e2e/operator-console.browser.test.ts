@@ -16,6 +16,7 @@ import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
 import { REPO, tempDir } from "../cli/cliHarness.ts";
 import { launchChromium } from "./browser.ts";
 import { consolePage, startConsoleServer, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
+import { passesWithin } from "../support/eventually.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
 const EXAMPLE = join(REPO, "db/examples/brokers.csv");
@@ -66,19 +67,6 @@ async function signIn(page: Page, server: JourneyServer, workspace: string, lang
   await page.goto(await server.link(workspace));
   await page.getByRole("button", { name: lang === "fr" ? "Se connecter" : "Sign in" }).click();
   await page.waitForURL(`${server.url}/console/keys`);
-}
-
-/** Polls `check` until it passes, for at most a second (the issue's bound for every read surface). */
-async function withinASecond(check: () => Promise<void>): Promise<void> {
-  const until = Date.now() + 1_000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await Bun.sleep(50);
-    }
-  }
 }
 
 async function journey(lang: Lang): Promise<void> {
@@ -135,7 +123,7 @@ async function steps(lang: Lang, context: BrowserContext): Promise<void> {
   await page.getByLabel(t("broker.reason")).fill("phone call with the owner");
   await page.getByRole("button", { name: t("save"), exact: true }).click();
   await page.getByRole("cell", { name: "phone call with the owner" }).waitFor();
-  await withinASecond(async () => expect(((await (await server.publicGet(`/api/v1/brokers/${target.slug}`)).json()) as { data: { description: string } }).data.description).toBe(description));
+  await passesWithin(async () => expect(((await (await server.publicGet(`/api/v1/brokers/${target.slug}`)).json()) as { data: { description: string } }).data.description).toBe(description));
 
   // Unpublish: the reason is required; then the broker leaves the public search and detail.
   await page.getByRole("button", { name: t("broker.unpublish") }).click();
@@ -146,7 +134,7 @@ async function steps(lang: Lang, context: BrowserContext): Promise<void> {
   await shot(page, "unpublish");
   await unpublish.getByRole("button", { name: t("broker.unpublish") }).click();
   await page.getByRole("heading", { level: 1, name: new RegExp(t("state.unpublished")) }).waitFor();
-  await withinASecond(async () => expect(await inPublicSearch()).toBe(false));
+  await passesWithin(async () => expect(await inPublicSearch()).toBe(false));
   expect((await server.publicGet(`/api/v1/brokers/${target.slug}`)).status).toBe(404);
   await page.getByRole("cell", { name: "licence lapsed" }).waitFor();
   await shot(page, "broker-unpublished");
@@ -156,7 +144,7 @@ async function steps(lang: Lang, context: BrowserContext): Promise<void> {
   const publish = page.getByRole("dialog", { name: t("publish.title", { name: target.name }) });
   await publish.getByRole("button", { name: t("broker.publish") }).click();
   await page.getByRole("heading", { level: 1, name: new RegExp(t("state.published")) }).waitFor();
-  await withinASecond(async () => expect(await inPublicSearch()).toBe(true));
+  await passesWithin(async () => expect(await inPublicSearch()).toBe(true));
 
   // Its reviews: hiding one moves the broker's rating at once; restoring moves it back.
   const ratingText = (count: number) => t("rev.brokerRating", { name: target.name, rating: "", count }).split(" ★")[1]!;
@@ -173,7 +161,7 @@ async function steps(lang: Lang, context: BrowserContext): Promise<void> {
   await hide.getByRole("button", { name: t("rev.hide") }).click();
   await first.getByText(ratingText(target.reviewCount - 1)).waitFor();
   await first.getByText(t("rev.hiddenWhy", { reason: `${t("reason.other")} — posted twice` })).waitFor();
-  await withinASecond(async () => expect(((await (await server.publicGet(`/api/v1/brokers/${target.slug}`)).json()) as { data: PublicBroker }).data.reviewCount).toBe(target.reviewCount - 1));
+  await passesWithin(async () => expect(((await (await server.publicGet(`/api/v1/brokers/${target.slug}`)).json()) as { data: PublicBroker }).data.reviewCount).toBe(target.reviewCount - 1));
   await shot(page, "reviews");
   await first.getByRole("button", { name: t("rev.restore") }).click();
   await first.getByText(ratingText(target.reviewCount)).waitFor();
@@ -195,7 +183,7 @@ async function steps(lang: Lang, context: BrowserContext): Promise<void> {
   await page.getByRole("button", { name: t("imp.confirm", { n: 18 }) }).click();
   await page.getByRole("region", { name: t("imp.done", { name: "brokers.csv" }) }).waitFor();
   expect([await count("created"), await count("failed")]).toEqual(["18", "2"]);
-  await withinASecond(async () => expect((await server.publicGet("/api/v1/brokers/maple-leaf-insurance-brokers")).status).toBe(200));
+  await passesWithin(async () => expect((await server.publicGet("/api/v1/brokers/maple-leaf-insurance-brokers")).status).toBe(200));
   await shot(page, "import-done");
 
   // Reviews in NDJSON, for the brokers just imported.

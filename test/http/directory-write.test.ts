@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { restRoutes } from "../../src/adapters/rest/restRoutes.ts";
 import { consoleRequest, signIn } from "../support/console.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
+import { passesWithin } from "../support/eventually.ts";
 
 /**
  * The directory's write API (issue 27 section 2) and the audit readers (section 3), through a
@@ -59,18 +60,6 @@ async function expect422(res: Response, path: string, fragment = "") {
 const create = async (extra: Record<string, unknown> = {}) => data<Broker>(await send("POST", "/api/v1/directory/brokers", newBroker(extra)), 201);
 const history = async (id: string, query = "") => ((await (await send("GET", `/api/v1/directory/brokers/${id}/history${query}`)).json()) as { data: Entry[]; pagination: { total: number } });
 
-/** Polls `check` until it passes, for at most one second (the issue's bound for every read surface). */
-async function withinASecond(check: () => Promise<void>): Promise<void> {
-  const until = Date.now() + 1_000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await Bun.sleep(25);
-    }
-  }
-}
 const publicDetail = (slug: string) => server.request(`/api/v1/brokers/${slug}`, { key: partner });
 
 beforeAll(async () => {
@@ -113,8 +102,8 @@ describe("brokers", () => {
     expect(broker).toMatchObject({ state: "published", externalId: `crm-${serial}`, slug: `lakeshore-test-brokers-${serial}-toronto` });
     // Coordinates from the postal code's area, as the import gives them.
     expect(broker.locations[0]!.latitude).toBeGreaterThan(43);
-    await withinASecond(async () => expect((await publicDetail(broker.slug)).status).toBe(200));
-    await withinASecond(async () => {
+    await passesWithin(async () => expect((await publicDetail(broker.slug)).status).toBe(200));
+    await passesWithin(async () => {
       const found = (await (await server.request(`/api/v1/brokers?q=${encodeURIComponent(broker.name)}`, { key: partner })).json()) as { data: { slug: string }[] };
       expect(found.data.map((b) => b.slug)).toContain(broker.slug);
     });
@@ -144,7 +133,7 @@ describe("brokers", () => {
     const broker = await create();
     const changed = await data<Broker>(await send("PATCH", `/api/v1/directory/brokers/${broker.id}`, { name: "Renamed Lakeshore", reason: "rebrand" }));
     expect(changed).toMatchObject({ name: "Renamed Lakeshore", slug: broker.slug, externalId: broker.externalId });
-    await withinASecond(async () => expect(((await (await publicDetail(broker.slug)).json()) as { data: Broker }).data.name).toBe("Renamed Lakeshore"));
+    await passesWithin(async () => expect(((await (await publicDetail(broker.slug)).json()) as { data: Broker }).data.name).toBe("Renamed Lakeshore"));
     const [entry] = (await history(broker.id)).data;
     expect(entry).toMatchObject({ action: "updated", before: { name: broker.name }, after: { name: "Renamed Lakeshore" }, reason: "rebrand" });
     // Unchanged: nothing written, nothing on record.
@@ -165,12 +154,12 @@ describe("brokers", () => {
       ((await (await server.request("/api/v1/brokers?province=YT&facets=city&limit=1", { key: partner })).json()) as { facets: Record<string, { value: string; count: number }[]> }).facets.city!.find((c) => c.value === "Whitehorse")?.count ?? 0;
     const before = await yukon();
     const broker = await create({ locations: [{ address: "1 Main St", city: "Whitehorse", province: "YT", postalCode: "Y1A 1A1" }] });
-    await withinASecond(async () => expect(await yukon()).toBe(before + 1));
+    await passesWithin(async () => expect(await yukon()).toBe(before + 1));
     await expect422(await send("POST", `/api/v1/directory/brokers/${broker.id}/unpublish`, {}), "reason", "required");
     const off = await data<Broker>(await send("POST", `/api/v1/directory/brokers/${broker.id}/unpublish`, { reason: "licence lapsed" }));
     expect(off.state).toBe("unpublished");
-    await withinASecond(async () => expect((await publicDetail(broker.slug)).status).toBe(404));
-    await withinASecond(async () => expect(await yukon()).toBe(before));
+    await passesWithin(async () => expect((await publicDetail(broker.slug)).status).toBe(404));
+    await passesWithin(async () => expect(await yukon()).toBe(before));
     // Still read in any state, and listed with the filters.
     expect((await data<Broker>(await send("GET", `/api/v1/directory/brokers/${broker.id}`))).state).toBe("unpublished");
     const listed = (await (await send("GET", `/api/v1/directory/brokers?state=unpublished&externalId=${broker.externalId}`)).json()) as { data: Broker[] };
@@ -178,7 +167,7 @@ describe("brokers", () => {
     const none = (await (await send("GET", `/api/v1/directory/brokers?state=published&externalId=${broker.externalId}`)).json()) as { data: Broker[] };
     expect(none.data).toEqual([]);
     await data<Broker>(await send("POST", `/api/v1/directory/brokers/${broker.id}/publish`));
-    await withinASecond(async () => expect((await publicDetail(broker.slug)).status).toBe(200));
+    await passesWithin(async () => expect((await publicDetail(broker.slug)).status).toBe(200));
     const entries = (await history(broker.id)).data;
     expect(entries.slice(0, 2).map((e) => [e.action, e.reason])).toEqual([["published", null], ["unpublished", "licence lapsed"]]);
     expect(entries[1]).toMatchObject({ before: { published: true }, after: { published: false } });
@@ -208,14 +197,14 @@ describe("reviews", () => {
     await expect422(await addReview({ rating: 6, content: "x", authorName: "A" }), "rating");
     await expect422(await addReview({ rating: 4, content: "x", authorName: "A", externalId: "rv-1" }), "externalId", "already");
     const rating = async () => ((await (await publicDetail(broker.slug)).json()) as { data: Broker }).data;
-    await withinASecond(async () => expect(await rating()).toMatchObject({ averageRating: 3, reviewCount: 2 }));
+    await passesWithin(async () => expect(await rating()).toMatchObject({ averageRating: 3, reviewCount: 2 }));
 
     await expect422(await send("POST", `/api/v1/directory/reviews/${bad.id}/hide`, { reason: "rude" }), "reason");
     await expect422(await send("POST", `/api/v1/directory/reviews/${bad.id}/hide`, { reason: "other" }), "note", "required");
     const hidden = await data<Review>(await send("POST", `/api/v1/directory/reviews/${bad.id}/hide`, { reason: "spam", note: "pharmacy link" }));
     expect(hidden).toMatchObject({ state: "hidden", content: "Buy cheap pills", hidden: { reason: "spam", note: "pharmacy link" } });
-    await withinASecond(async () => expect(await rating()).toMatchObject({ averageRating: 5, reviewCount: 1 }));
-    await withinASecond(async () => {
+    await passesWithin(async () => expect(await rating()).toMatchObject({ averageRating: 5, reviewCount: 1 }));
+    await passesWithin(async () => {
       const reviews = (await (await server.request(`/api/v1/reviews/${broker.id}`, { key: partner })).json()) as { data: { id: string }[] };
       expect(reviews.data.map((r) => r.id)).toEqual([good.id]);
     });
@@ -225,7 +214,7 @@ describe("reviews", () => {
 
     const restored = await data<Review>(await send("POST", `/api/v1/directory/reviews/${bad.id}/restore`));
     expect(restored).toMatchObject({ state: "published", hidden: null });
-    await withinASecond(async () => expect(await rating()).toMatchObject({ averageRating: 3, reviewCount: 2 }));
+    await passesWithin(async () => expect(await rating()).toMatchObject({ averageRating: 3, reviewCount: 2 }));
 
     const entries = (await history(broker.id)).data;
     expect(entries.slice(0, 2).map((e) => [e.action, e.reviewId, e.reason])).toEqual([["restored", bad.id, null], ["hidden", bad.id, "spam: pharmacy link"]]);

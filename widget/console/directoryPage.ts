@@ -1,52 +1,26 @@
-import { html, nothing, type PropertyDeclarations } from "lit";
+import { html, nothing } from "lit";
 import { BROKER_STATES } from "../../src/domain/directoryStates.ts";
 import type { DirectoryBroker } from "../../src/router/directory/directoryViews.ts";
-import type { Pagination } from "../../src/schemas/pagination.ts";
-import { withQuery } from "./api.ts";
-import { ConsoleElement, defineOnce } from "./consoleElement.ts";
-import { pager } from "./pager.ts";
+import { defineOnce } from "./consoleElement.ts";
+import { PagedListPage } from "./pagedListPage.ts";
 
-interface Filters {
+type Filters = {
   q: string;
   state: string;
-}
-const PAGE_SIZE = 20;
+};
 
 /**
  * <bd-directory-page>: the operator's directory, every broker in every state, searched by name
  * or slug and filtered by state (directory.listBrokers). The filters live in the URL's query,
  * so a search can be bookmarked; each broker opens its own page.
  */
-export class BdDirectoryPage extends ConsoleElement {
-  static override properties: PropertyDeclarations = { ...ConsoleElement.properties, brokers: { state: true }, pagination: { state: true }, filters: { state: true }, page: { state: true } };
-  declare brokers: DirectoryBroker[] | undefined;
-  declare pagination: Pagination | undefined;
-  declare filters: Filters;
-  declare page: number;
+export class BdDirectoryPage extends PagedListPage<DirectoryBroker, Filters> {
+  protected readonly route = "/console/directory";
+  protected readonly endpoint = "/console/api/directory/brokers";
+  protected readonly countKey = "dir.count";
 
   constructor() {
-    super();
-    const query = new URLSearchParams(location.search);
-    this.filters = { q: query.get("q") ?? "", state: query.get("state") ?? "" };
-    this.page = Math.max(1, Number(query.get("page")) || 1);
-  }
-
-  protected override load(): Promise<void> {
-    return this.attempt(async () => {
-      const answer = await this.api.get<{ data: DirectoryBroker[]; pagination: Pagination }>("/console/api/directory/brokers", { ...this.filters, page: this.page, limit: PAGE_SIZE });
-      this.brokers = answer.data;
-      this.pagination = answer.pagination;
-      history.replaceState(null, "", withQuery("/console/directory", { ...this.filters, page: this.page > 1 ? this.page : undefined }));
-      this.announce(this.t("dir.count", { total: answer.pagination.total, page: this.page, pages: Math.max(1, answer.pagination.totalPages) }));
-    });
-  }
-
-  private apply(event: SubmitEvent): void {
-    event.preventDefault();
-    const data = new FormData(event.target as HTMLFormElement);
-    this.filters = { q: String(data.get("q") ?? "").trim(), state: String(data.get("state") ?? "") };
-    this.page = 1;
-    void this.load();
+    super(["q", "state"]);
   }
 
   override render() {
@@ -66,13 +40,10 @@ export class BdDirectoryPage extends ConsoleElement {
         </div>
       </form>
       ${this.error ? this.renderProblem(this.error, () => this.load()) : nothing}
-      ${this.brokers === undefined && !this.error ? html`<p>${t("loading")}</p>` : nothing}
-      ${this.brokers?.length === 0 ? html`<p>${t("dir.empty")}</p>` : nothing}
-      ${this.brokers && this.brokers.length > 0 ? this.renderTable(this.brokers) : nothing}
-      ${pager(this.pagination, t, "dir.count", (page) => {
-        this.page = page;
-        void this.load();
-      })}
+      ${this.rows === undefined && !this.error ? html`<p>${t("loading")}</p>` : nothing}
+      ${this.rows?.length === 0 ? html`<p>${t("dir.empty")}</p>` : nothing}
+      ${this.rows && this.rows.length > 0 ? this.renderTable(this.rows) : nothing}
+      ${this.renderPager()}
     `;
   }
 

@@ -1,71 +1,33 @@
-import { html, nothing, type PropertyDeclarations } from "lit";
+import { html, nothing } from "lit";
 import { INSURANCE_LINES } from "../../src/domain/insuranceLines.ts";
 import { LEAD_SOURCES, LEAD_STATUSES } from "../../src/domain/leadVocabulary.ts";
 import type { LeadView } from "../../src/schemas/lead.ts";
-import type { Pagination } from "../../src/schemas/pagination.ts";
 import { formatCanadianPhone } from "../../src/domain/phone.ts";
 import { withQuery } from "./api.ts";
 import { insuranceLabel } from "./insuranceLabel.ts";
-import { ConsoleElement, defineOnce } from "./consoleElement.ts";
+import { defineOnce } from "./consoleElement.ts";
+import { PagedListPage } from "./pagedListPage.ts";
 import { formatWhen } from "./i18n.ts";
 
-interface Filters {
+type Filters = {
   status: string;
   insuranceType: string;
   source: string;
   q: string;
-}
-const NO_FILTERS: Filters = { status: "", insuranceType: "", source: "", q: "" };
-const PAGE_SIZE = 20;
+};
 
 /**
  * <bd-leads-page>: the workspace's CRM inbox, newest first, with paging, filters (status,
  * insurance type, source), search over name and e-mail, and Export CSV of the current filter.
  * The filters live in the URL's query, so a filtered inbox can be bookmarked and reloaded.
  */
-export class BdLeadsPage extends ConsoleElement {
-  static override properties: PropertyDeclarations = {
-    ...ConsoleElement.properties,
-    leads: { state: true },
-    pagination: { state: true },
-    filters: { state: true },
-    page: { state: true },
-  };
-  declare leads: LeadView[] | undefined;
-  declare pagination: Pagination | undefined;
-  declare filters: Filters;
-  declare page: number;
+export class BdLeadsPage extends PagedListPage<LeadView, Filters> {
+  protected readonly route = "/console/leads";
+  protected readonly endpoint = "/console/api/leads";
+  protected readonly countKey = "leads.count";
 
   constructor() {
-    super();
-    const query = new URLSearchParams(location.search);
-    this.filters = { status: query.get("status") ?? "", insuranceType: query.get("insuranceType") ?? "", source: query.get("source") ?? "", q: query.get("q") ?? "" };
-    this.page = Math.max(1, Number(query.get("page")) || 1);
-  }
-
-
-  protected override load(): Promise<void> {
-    return this.attempt(async () => {
-      const answer = await this.api.get<{ data: LeadView[]; pagination: Pagination }>("/console/api/leads", { ...this.filters, page: this.page, limit: PAGE_SIZE });
-      this.leads = answer.data;
-      this.pagination = answer.pagination;
-      history.replaceState(null, "", withQuery("/console/leads", { ...this.filters, page: this.page > 1 ? this.page : undefined }));
-      const pages = Math.max(1, answer.pagination.totalPages);
-      this.announce(this.t("leads.count", { total: answer.pagination.total, page: this.page, pages }));
-    });
-  }
-
-  private apply(event: SubmitEvent): void {
-    event.preventDefault();
-    const data = new FormData(event.target as HTMLFormElement);
-    this.filters = { status: String(data.get("status") ?? ""), insuranceType: String(data.get("insuranceType") ?? ""), source: String(data.get("source") ?? ""), q: String(data.get("q") ?? "").trim() };
-    this.page = 1;
-    void this.load();
-  }
-
-  private turn(page: number): void {
-    this.page = page;
-    void this.load();
+    super(["status", "insuranceType", "source", "q"]);
   }
 
   override render() {
@@ -90,9 +52,9 @@ export class BdLeadsPage extends ConsoleElement {
         </div>
       </form>
       ${this.error ? this.renderProblem(this.error, () => this.load()) : nothing}
-      ${this.leads === undefined && !this.error ? html`<p>${t("loading")}</p>` : nothing}
-      ${this.leads?.length === 0 ? html`<p>${t("leads.empty")}</p>` : nothing}
-      ${this.leads && this.leads.length > 0 ? this.renderTable(this.leads) : nothing}
+      ${this.rows === undefined && !this.error ? html`<p>${t("loading")}</p>` : nothing}
+      ${this.rows?.length === 0 ? html`<p>${t("leads.empty")}</p>` : nothing}
+      ${this.rows && this.rows.length > 0 ? this.renderTable(this.rows) : nothing}
       ${this.renderPager()}
     `;
   }
@@ -119,17 +81,6 @@ export class BdLeadsPage extends ConsoleElement {
         </tr>`,
       )}</tbody>
     </table></div>`;
-  }
-
-  private renderPager() {
-    const p = this.pagination;
-    if (!p || p.totalPages <= 1) return nothing;
-    const t = this.t;
-    return html`<nav class="actions" aria-label=${t("leads.count", { total: p.total, page: p.page, pages: p.totalPages })}>
-      <button class="secondary" ?disabled=${p.page <= 1} @click=${() => this.turn(p.page - 1)}>${t("leads.prev")}</button>
-      <span class="muted">${t("leads.count", { total: p.total, page: p.page, pages: p.totalPages })}</span>
-      <button class="secondary" ?disabled=${p.page >= p.totalPages} @click=${() => this.turn(p.page + 1)}>${t("leads.next")}</button>
-    </nav>`;
   }
 }
 

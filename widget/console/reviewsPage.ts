@@ -1,20 +1,17 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
 import { HIDE_REASONS, REVIEW_STATES, type HideReason } from "../../src/domain/directoryStates.ts";
 import type { QueuedReviewView } from "../../src/router/directory/directoryReviewQueue.ts";
-import type { Pagination } from "../../src/schemas/pagination.ts";
-import { withQuery } from "./api.ts";
-import { ConsoleElement, defineOnce } from "./consoleElement.ts";
+import { defineOnce } from "./consoleElement.ts";
 import type { BdHideReviewDialog } from "./hideReviewDialog.ts";
 import { formatWhen } from "./i18n.ts";
-import { pager } from "./pager.ts";
+import { PagedListPage } from "./pagedListPage.ts";
 import "./hideReviewDialog.ts";
 
-interface Filters {
+type Filters = {
   rating: string;
   state: string;
   broker: string;
-}
-const PAGE_SIZE = 20;
+};
 
 /**
  * <bd-reviews-page>: the moderation queue, every review of the directory newest first
@@ -22,20 +19,18 @@ const PAGE_SIZE = 20;
  * (with a reason) and Restore act at once; the queue is read again, so each review's line shows
  * its broker's rating as it now stands, and the change is announced with it.
  */
-export class BdReviewsPage extends ConsoleElement {
-  static override properties: PropertyDeclarations = { ...ConsoleElement.properties, reviews: { state: true }, pagination: { state: true }, filters: { state: true }, page: { state: true }, busy: { state: true } };
-  declare reviews: QueuedReviewView[] | undefined;
-  declare pagination: Pagination | undefined;
-  declare filters: Filters;
-  declare page: number;
+export class BdReviewsPage extends PagedListPage<QueuedReviewView, Filters> {
+  static override properties: PropertyDeclarations = { ...PagedListPage.properties, busy: { state: true } };
   /** The review whose Restore is on its way. */
   declare busy: string | undefined;
+  protected readonly route = "/console/reviews";
+  protected readonly endpoint = "/console/api/directory/reviews";
+  protected readonly countKey = "rev.count";
+  /** A load follows each hiding or restoring, which announces itself (changed). */
+  protected override readonly announcesCount = false;
 
   constructor() {
-    super();
-    const query = new URLSearchParams(location.search);
-    this.filters = { rating: query.get("rating") ?? "", state: query.get("state") ?? "", broker: query.get("broker") ?? "" };
-    this.page = Math.max(1, Number(query.get("page")) || 1);
+    super(["rating", "state", "broker"]);
   }
 
   override connectedCallback(): void {
@@ -43,19 +38,10 @@ export class BdReviewsPage extends ConsoleElement {
     this.addEventListener("review-changed", (event) => void this.changed((event as CustomEvent<{ id: string; hidden: boolean }>).detail));
   }
 
-  protected override load(): Promise<void> {
-    return this.attempt(async () => {
-      const answer = await this.api.get<{ data: QueuedReviewView[]; pagination: Pagination }>("/console/api/directory/reviews", { ...this.filters, page: this.page, limit: PAGE_SIZE });
-      this.reviews = answer.data;
-      this.pagination = answer.pagination;
-      history.replaceState(null, "", withQuery("/console/reviews", { ...this.filters, page: this.page > 1 ? this.page : undefined }));
-    });
-  }
-
   /** After a hiding or a restoring: the queue again, and the broker's rating as it now is, said aloud. */
   private async changed({ id, hidden }: { id: string; hidden: boolean }): Promise<void> {
     await this.load();
-    const review = this.reviews?.find((r) => r.id === id);
+    const review = this.rows?.find((r) => r.id === id);
     if (!review) return;
     const { broker } = review;
     this.announce(this.t(hidden ? "rev.hiddenDone" : "rev.restoredDone", { broker: broker.name, rating: broker.averageRating.toFixed(2), count: broker.reviewCount }));
@@ -76,18 +62,8 @@ export class BdReviewsPage extends ConsoleElement {
     }
   }
 
-  private apply(event: SubmitEvent): void {
-    event.preventDefault();
-    const data = new FormData(event.target as HTMLFormElement);
-    this.filters = { rating: String(data.get("rating") ?? ""), state: String(data.get("state") ?? ""), broker: String(data.get("broker") ?? "").trim() };
-    this.page = 1;
-    void this.load();
-  }
-
   private onlyBroker(id: string): void {
-    this.filters = { ...this.filters, broker: id };
-    this.page = 1;
-    void this.load();
+    this.refilter({ ...this.filters, broker: id });
   }
 
   override render() {
@@ -111,15 +87,12 @@ export class BdReviewsPage extends ConsoleElement {
         </div>
       </form>
       ${this.error ? this.renderProblem(this.error, () => this.load()) : nothing}
-      ${this.reviews === undefined && !this.error ? html`<p>${t("loading")}</p>` : nothing}
-      ${this.reviews?.length === 0 ? html`<p>${t("rev.empty")}</p>` : nothing}
-      ${this.reviews && this.reviews.length > 0
-        ? html`<ol class="plain" aria-label=${t("rev.caption")}>${this.reviews.map((review) => this.renderReview(review))}</ol>`
+      ${this.rows === undefined && !this.error ? html`<p>${t("loading")}</p>` : nothing}
+      ${this.rows?.length === 0 ? html`<p>${t("rev.empty")}</p>` : nothing}
+      ${this.rows && this.rows.length > 0
+        ? html`<ol class="plain" aria-label=${t("rev.caption")}>${this.rows.map((review) => this.renderReview(review))}</ol>`
         : nothing}
-      ${pager(this.pagination, t, "rev.count", (page) => {
-        this.page = page;
-        void this.load();
-      })}
+      ${this.renderPager()}
       <bd-hide-review-dialog .api=${this.api} lang=${this.lang}></bd-hide-review-dialog>
     `;
   }
