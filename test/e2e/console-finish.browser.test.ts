@@ -17,22 +17,18 @@ import { embedSnippet } from "../../widget/console/embedSnippet.ts";
 import { translator } from "../../widget/i18n.ts";
 import { tempDir } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
-import { launchChromium } from "./browser.ts";
-import { consolePage, expectNoOverflow, startConsoleServer, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
+import { consolePage, expectNoOverflow, startConsoleServer, withOwnBrowser, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
 const folder = tempDir();
 let server: ConsoleServer;
-let browser: Browser;
 
 beforeAll(async () => {
   mkdirSync(OUTPUT, { recursive: true });
   server = await startConsoleServer(folder.path("directory.db"));
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
   folder.remove();
 }, 30_000);
@@ -62,7 +58,7 @@ async function seedLeads(serverKey: string, who: string): Promise<void> {
   }
 }
 
-async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
+async function journey(browser: Browser, lang: Lang, width: 1280 | 375): Promise<void> {
   const t = consoleTranslator(lang);
   const w = translator(lang);
   const workspace = `finish-${lang}-${width}`;
@@ -214,7 +210,7 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
 describe("the console finished, in Chromium", () => {
   for (const lang of ["en", "fr"] as const) {
     for (const width of [1280, 375] as const) {
-      test(`${lang} at ${width} px`, () => withServerOutput(server, () => journey(lang, width)), 90_000);
+      test(`${lang} at ${width} px`, () => withServerOutput(server, () => withOwnBrowser((browser) => journey(browser, lang, width))), 90_000);
     }
   }
 });

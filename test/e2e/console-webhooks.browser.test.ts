@@ -20,15 +20,13 @@ import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
 import { tempDir } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
 import { WebhookReceiver } from "../support/webhookReceiver.ts";
-import { launchChromium } from "./browser.ts";
-import { consolePage, expectNoOverflow, startConsoleServer, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
+import { consolePage, expectNoOverflow, startConsoleServer, withOwnBrowser, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
 const folder = tempDir();
 let served: ConsoleServer;
 /** A second server, without --webhooks-allow-http-loopback, over its own database. */
 let strict: ConsoleServer;
-let browser: Browser;
 
 /** The partner's receiver: loopback, in this process; records what it gets and answers as told (200 unless told). */
 const receiver = new WebhookReceiver();
@@ -40,11 +38,9 @@ beforeAll(async () => {
   // A retry waits an hour: a failed delivery is sent again only by "Resend", never by the clock.
   served = await startConsoleServer(folder.path("directory.db"), { flags: ["--webhooks-allow-http-loopback"], env: { WEBHOOKS_RETRY_BASE_SECONDS: "3600" } });
   strict = await startConsoleServer(folder.path("strict.db"));
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
   await Promise.all([served?.stop(), strict?.stop()]);
   receiver.stop();
   folder.remove();
@@ -70,7 +66,7 @@ async function refusalOf(key: string, url: string, lang: Lang, on = served): Pro
 /** What the receiver got on a path, from its `from`th request on. */
 const arrivals = (path: string, from = 0) => receiver.at(path).slice(from);
 
-async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
+async function journey(browser: Browser, lang: Lang, width: 1280 | 375): Promise<void> {
   const t = consoleTranslator(lang);
   const workspace = `hooks-${lang}-${width}`;
   const path = `/${workspace}/crm`;
@@ -202,7 +198,7 @@ async function journey(lang: Lang, width: 1280 | 375): Promise<void> {
 }
 
 /** On a server without the loopback allowance, a loopback URL is refused beside the field, with the API's message. */
-async function loopbackRefused(lang: Lang): Promise<void> {
+async function loopbackRefused(browser: Browser, lang: Lang): Promise<void> {
   const t = consoleTranslator(lang);
   const workspace = `strict-${lang}`;
   const context = await browser.newContext({ locale: lang === "fr" ? "fr-CA" : "en-CA", viewport: { width: 375, height: 900 } });
@@ -231,11 +227,11 @@ async function loopbackRefused(lang: Lang): Promise<void> {
 
 describe("the console's Webhooks page, in Chromium", () => {
   for (const lang of ["en", "fr"] as const) {
-    test(`${lang}: without the loopback allowance, a loopback URL is refused beside the field`, () => withServerOutput(strict, () => loopbackRefused(lang)), 60_000);
+    test(`${lang}: without the loopback allowance, a loopback URL is refused beside the field`, () => withServerOutput(strict, () => withOwnBrowser((browser) => loopbackRefused(browser, lang))), 60_000);
   }
   for (const lang of ["en", "fr"] as const) {
     for (const width of [1280, 375] as const) {
-      test(`${lang} at ${width} px`, () => withServerOutput(served, () => journey(lang, width)), 90_000);
+      test(`${lang} at ${width} px`, () => withServerOutput(served, () => withOwnBrowser((browser) => journey(browser, lang, width))), 90_000);
     }
   }
 });

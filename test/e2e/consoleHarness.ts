@@ -3,13 +3,13 @@
  * operator runs it (`serve` in a child process of its own, access lines kept out of its stdout),
  * keys and sign-in links made by the operator's CLI against the server's database, a console page
  * that records script errors and CSP violations, the 375 px overflow check, and a stop that cannot
- * hang the test file.
+ * hang the test file. The server logs at its default level: its access lines are what a failure
+ * shows of the requests it got (startServe drains and bounds its output).
  *
  * Why a child process: run inside the test process, the server's listening socket was closed
  * mid-file in three clean-clone CI runs while its pooled connections still answered, each time
  * after the test process had spawned commands; a listener in a process that spawns nothing is out
- * of reach of whatever closed it, as in production. Why --log-level warn: a pipe drained slower
- * than the access log grows once blocked a server (a CI run timed out so).
+ * of reach of whatever closed it, as in production.
  *
  * @example
  * const console = await startConsoleServer(folder.path("directory.db"));
@@ -19,14 +19,18 @@
  */
 import { expect } from "bun:test";
 import { readFileSync } from "node:fs";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { runCli, startServe, type ServedProcess } from "../cli/cliHarness.ts";
 import { childExit } from "../support/childExit.ts";
+import { launchChromium } from "./browser.ts";
+import { listenerState } from "./listenerState.ts";
 
 /** How long a page waits for an element: generous, since CI runs these beside PostgreSQL on two cores. */
 const PAGE_TIMEOUT_MS = 15_000;
 /** How long a stopping server may take before it is killed (its own grace period is longer). */
 const STOP_GRACE_MS = 15_000;
+/** How long closing a test's own browser may take before the test goes on without waiting. */
+const BROWSER_CLOSE_MS = 10_000;
 
 export interface ConsoleServer {
   readonly url: string;
@@ -44,7 +48,7 @@ export interface ConsoleServer {
 /** Starts `serve` over `databasePath` (a PostgreSQL database for it with TEST_DATABASE=postgres), with extra flags and env. */
 export async function startConsoleServer(databasePath: string, options: { flags?: string[]; env?: Record<string, string> } = {}): Promise<ConsoleServer> {
   const env = { DATABASE_PATH: databasePath };
-  const served = await startServe(["--port", "0", "--host", "127.0.0.1", "--log-level", "warn", ...(options.flags ?? [])], {
+  const served = await startServe(["--port", "0", "--host", "127.0.0.1", ...(options.flags ?? [])], {
     env: { ...env, ...options.env },
   });
   const cli = async (args: string[]) => {
@@ -109,14 +113,31 @@ export async function expectNoOverflow(page: Page, width: number, where: string)
 }
 
 /**
- * Runs a journey and, when it fails, adds the server's last output to the error: a CI failure
- * otherwise says only which wait timed out, not what the server was doing meanwhile.
+ * A Chromium of the test's own, closed whatever happens (given BROWSER_CLOSE_MS, then left to the
+ * file's end): a browser that stops answering its driver takes one test down, not the file's
+ * later tests with it (a shared one did: one journey's navigation hung, the next test hung 90 s).
+ */
+export async function withOwnBrowser(run: (browser: Browser) => Promise<void>): Promise<void> {
+  const browser = await launchChromium();
+  try {
+    await run(browser);
+  } finally {
+    await Promise.race([browser.close(), Bun.sleep(BROWSER_CLOSE_MS)]);
+  }
+}
+
+/**
+ * Runs a journey and, when it fails, adds what the test process can see to the error: the
+ * server's process state, whether its port still listens and answers, and its last output
+ * (access lines included). A CI failure otherwise says only which wait timed out, not whether the
+ * server or the browser stopped answering.
  */
 export async function withServerOutput(server: ConsoleServer, journey: () => Promise<void>): Promise<void> {
   try {
     await journey();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`${message}\n-- the server's last output:\n${server.served.output().slice(-4_000) || "(nothing)"}`, { cause: error });
+    const state = { process: signalMasks(server.served.proc.pid), ...(await listenerState(server.url)) };
+    throw new Error(`${message}\n-- the server as the test process sees it: ${JSON.stringify(state)}\n-- its last output:\n${server.served.output().slice(-6_000) || "(nothing)"}`, { cause: error });
   }
 }

@@ -18,7 +18,7 @@ export async function listenerState(url: string): Promise<Record<string, unknown
   );
   let fetched: string;
   try {
-    fetched = String((await fetch(`${url}/healthz`)).status);
+    fetched = String((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3_000) })).status);
   } catch (error) {
     fetched = error instanceof Error ? error.message : String(error);
   }
