@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { frenchMessage } from "../../src/adapters/frenchIssues.ts";
 import { appRouter } from "../../src/router/appRouter.ts";
-import { declaredMessages } from "../../src/schemas/frenchMessages.ts";
+import { conflictingMessages, declaredMessages } from "../../src/schemas/frenchMessages.ts";
+import { consoleRequest, signIn } from "../support/console.ts";
 import { bareFieldMessages } from "../support/fieldMessageSites.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -39,6 +40,8 @@ describe("the source declares a French for every field message", () => {
     expect(messages.length).toBeGreaterThan(100);
     const same = messages.filter(([en, fr]) => fr.trim() === "" || fr === en).map(([en]) => en);
     expect(same).toEqual([]);
+    // One English, one French: the same words are translated the same way everywhere.
+    expect(conflictingMessages()).toEqual([]);
     // Typographic apostrophes, as frenchErrors.ts writes them.
     expect(messages.filter(([, fr]) => /\b[a-zA-Z]'[a-zA-Zéèêàâî]/.test(fr)).map(([, fr]) => fr)).toEqual([]);
   });
@@ -136,6 +139,30 @@ describe("real requests in French", () => {
     const { en, fr } = await both("/api/v1/webhooks", json({ url: "https://10.0.0.5/hook", events: ["lead.created"] }, hooks));
     expect(en.issues).toEqual([{ path: "url", message: "must not point at a private network address" }]);
     expect(fr.issues).toEqual([{ path: "url", message: "ne doit pas viser une adresse de réseau privé" }]);
+  });
+
+  test("the console's Webhooks page: the url's refusal beside the field, in French", async () => {
+    const session = await signIn(server, "francais-console");
+    const register = async (language?: string) => {
+      const res = await consoleRequest(server, session, "/console/api/webhooks", {
+        method: "POST",
+        body: { url: "https://169.254.169.254/latest", events: ["lead.created"], bruit: 1 },
+        headers: language ? { "Accept-Language": language } : {},
+      });
+      expect(res.status).toBe(422);
+      return (await res.json()) as ErrorBody;
+    };
+    const en = await register();
+    const fr = await register("fr");
+    expect(en.issues).toEqual([{ path: "bruit", message: "is not a known field" }]);
+    expect(fr.issues).toEqual([{ path: "bruit", message: "n’est pas un champ connu" }]);
+    expect(fr.code).toBe(en.code);
+    const { issues } = (await (await consoleRequest(server, session, "/console/api/webhooks", {
+      method: "POST",
+      body: { url: "https://169.254.169.254/latest", events: ["lead.created"] },
+      headers: { "Accept-Language": "fr" },
+    })).json()) as ErrorBody;
+    expect(issues).toEqual([{ path: "url", message: "ne doit pas viser une adresse de métadonnées infonuagiques" }]);
   });
 
   test("/trpc in French: the message and each issue, the same paths and codes", async () => {
