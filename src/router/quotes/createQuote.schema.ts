@@ -31,7 +31,7 @@ export const requiredProvince = z
   .describe("Province or territory: two-letter code (ON), English name (Ontario) or French name (Québec); case and accents ignored");
 
 export const postalCodeField = z
-  .string({ error: requiredOr(said(`must be text: ${POSTAL_CODE_FORMAT_MESSAGE}`, `doit être du texte : ${POSTAL_CODE_FORMAT_MESSAGE_FR}`)) })
+  .string({ error: requiredOr(said(`must be text: ${POSTAL_CODE_FORMAT_MESSAGE}`, `doit être du texte : ${POSTAL_CODE_FORMAT_MESSAGE_FR.replace(/^doit être /, "")}`)) })
   .max(20, { error: said(POSTAL_CODE_FORMAT_MESSAGE, POSTAL_CODE_FORMAT_MESSAGE_FR) })
   .transform((value, ctx) => {
     const normalized = normalizePostalCode(value);
