@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { CodedError, kindOf, type ErrorCode } from "../schemas/errorCodes.ts";
+import { frenchMessage, UNKNOWN_FIELD_FR } from "./frenchIssues.ts";
 import { isBusyLock, storageFaultOf, type StorageFault } from "../storage/storageFault.ts";
 
 /**
@@ -98,6 +99,11 @@ export interface PublicError {
   message: string;
   /** Per-field problems for invalid input, so a form can show each next to its field. */
   issues?: FieldIssue[];
+  /**
+   * The same issues (same paths, same order) with French messages, made only when called: for
+   * a request that asks for French. Present exactly when `issues` is.
+   */
+  frenchIssues?: () => FieldIssue[];
   /** True when the detail must go to the log only (the caller sees a generic message). */
   internal: boolean;
   /** Set when the caller should retry later (503): each adapter sends it as Retry-After. */
@@ -121,9 +127,15 @@ export function toPublicError(error: unknown): PublicError {
   const zodError = findZodError(error);
   if (zodError) {
     const issues = describeIssues(zodError);
-    return { code, status, message: issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "), issues, internal: false };
+    const frenchIssues = () => describeIssues(zodError, "fr");
+    return { code, status, message: issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "), issues, frenchIssues, internal: false };
   }
   return { code, status, message: error.message, internal: false };
+}
+
+/** A failure's field issues in a language: French only when asked (made then), else the English as made. */
+export function issuesIn(language: "en" | "fr" | undefined, failure: PublicError): FieldIssue[] | undefined {
+  return language === "fr" && failure.frenchIssues ? failure.frenchIssues() : failure.issues;
 }
 
 /** The Retry-After header a refusal carries, if any. */
@@ -140,20 +152,25 @@ function findZodError(error: TRPCError): z.ZodError | undefined {
   return undefined;
 }
 
-/** One line per distinct problem, with unknown keys spelled out by name. */
-export function describeIssues(error: z.ZodError): FieldIssue[] {
+/**
+ * One line per distinct problem, with unknown keys spelled out by name. In French ("fr") each
+ * message is frenchMessage's; which lines are distinct is decided on the English either way, so
+ * both languages list the same paths in the same order.
+ */
+export function describeIssues(error: z.ZodError, language: "en" | "fr" = "en"): FieldIssue[] {
   const seen = new Set<string>();
   const out: FieldIssue[] = [];
   for (const issue of error.issues) {
     const base = issue.path.map(String).join(".");
-    const entries: FieldIssue[] =
-      issue.code === "unrecognized_keys"
-        ? issue.keys.map((key) => ({ path: base ? `${base}.${key}` : key, message: "is not a known field" }))
-        : [{ path: base, message: issue.message }];
+    const unknownKeys = issue.code === "unrecognized_keys";
+    const entries: FieldIssue[] = unknownKeys
+      ? issue.keys.map((key) => ({ path: base ? `${base}.${key}` : key, message: "is not a known field" }))
+      : [{ path: base, message: issue.message }];
     for (const entry of entries) {
       const id = `${entry.path}\u0000${entry.message}`;
       if (seen.has(id)) continue;
       seen.add(id);
+      if (language === "fr") entry.message = unknownKeys ? UNKNOWN_FIELD_FR : frenchMessage(issue);
       out.push(entry);
     }
   }

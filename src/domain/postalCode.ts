@@ -25,3 +25,5 @@ export function postalCodeBelongsTo(postalCode: string, province: ProvinceCode):
 
 export const POSTAL_CODE_FORMAT_MESSAGE =
   "must be a Canadian postal code like A1A 1A1 (letter digit letter, digit letter digit; the space is optional)";
+export const POSTAL_CODE_FORMAT_MESSAGE_FR =
+  "doit être un code postal canadien comme A1A 1A1 (lettre chiffre lettre, chiffre lettre chiffre ; l’espace est facultatif)";

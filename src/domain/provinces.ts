@@ -58,3 +58,12 @@ export function unknownProvinceMessage(value: string): string {
     `the English name (e.g. Ontario, British Columbia) or the French name (e.g. Québec, Colombie-Britannique); case and accents are ignored.`
   );
 }
+
+/** The same in French (for a request that asks for French). */
+export function unknownProvinceMessageFr(value: string): string {
+  return (
+    `« ${value.slice(0, 60)} » n’est pas une province ni un territoire du Canada. ` +
+    `Utilisez un code de deux lettres (${PROVINCE_CODES.join(", ")}), ` +
+    `le nom anglais (p. ex. Ontario, British Columbia) ou le nom français (p. ex. Québec, Colombie-Britannique) ; la casse et les accents sont ignorés.`
+  );
+}

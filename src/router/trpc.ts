@@ -16,6 +16,11 @@ export interface Context {
   requestId: string;
   /** The service's public origin as the caller reached it (for absolute URLs). */
   baseUrl: string;
+  /**
+   * The language the request asked for (Accept-Language), where the surface has one (REST,
+   * console, tRPC): errors are worded in it. Absent means English (MCP has none).
+   */
+  language?: "en" | "fr";
   /** The request's idempotency key, when it sent one (read by procedures whose meta says idempotent). */
   idempotency?: IdempotencyRequest;
 }

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { NEAR_FORMAT_MESSAGE, parseNear } from "../domain/geo/nearPoint.ts";
+import { NEAR_FORMAT_MESSAGE, NEAR_FORMAT_MESSAGE_FR, parseNear } from "../domain/geo/nearPoint.ts";
 import { languageKey } from "../domain/languages.ts";
 import { foldText } from "../domain/text.ts";
 import { got } from "./fieldErrors.ts";
+import { french, said } from "./frenchMessages.ts";
 
 /** Empty text parameters (`?language=`) mean "no filter", like absent ones. */
 const blank = (value: string) => value.trim() === "";
@@ -12,7 +13,7 @@ const blank = (value: string) => value.trim() === "";
  * NaN and out-of-range values are refused with a message naming the range.
  */
 export function decimalParam(min: number, max: number) {
-  const complaint = `must be a number from ${min} to ${max}`;
+  const complaint = said(`must be a number from ${min} to ${max}`, `doit être un nombre de ${min} à ${max}`);
   return z.preprocess(
     // Typed so tRPC clients see `number | string`, not unknown.
     (value: number | string) => (typeof value === "string" && /^\s*-?\d{1,6}(?:\.\d{1,6})?\s*$/.test(value) ? Number(value) : value),
@@ -28,12 +29,12 @@ export const MAX_RADIUS_KM = 500;
 
 export const nearParam = z
   .string()
-  .max(60, { error: NEAR_FORMAT_MESSAGE })
+  .max(60, { error: said(NEAR_FORMAT_MESSAGE, NEAR_FORMAT_MESSAGE_FR) })
   .transform((value, ctx) => {
     if (blank(value)) return undefined;
     const parsed = parseNear(value);
     if (!parsed.ok) {
-      ctx.addIssue({ code: "custom", message: parsed.message });
+      ctx.addIssue({ code: "custom", message: parsed.message, params: french(parsed.fr) });
       return z.NEVER;
     }
     return parsed.point;
@@ -50,7 +51,7 @@ export const BROKER_SORTS = ["name", "rating", "reviews", "distance", "relevance
 export type BrokerSort = (typeof BROKER_SORTS)[number];
 
 export const brokerSortParam = z
-  .enum(BROKER_SORTS, { error: `must be one of ${BROKER_SORTS.join(", ")}` })
+  .enum(BROKER_SORTS, { error: said(`must be one of ${BROKER_SORTS.join(", ")}`, `doit être l’une des valeurs ${BROKER_SORTS.join(", ")}`) })
   .optional()
   .default("name")
   .describe(
@@ -62,7 +63,7 @@ export const brokerSortParam = z
 const foldedText = (what: string, fold: (text: string) => string) =>
   z
     .string()
-    .max(60, { error: "must be at most 60 characters" })
+    .max(60, { error: said("must be at most 60 characters", "doit compter au plus 60 caractères") })
     .transform((value) => (blank(value) ? undefined : fold(value)))
     .optional()
     .describe(`${what}; case and accents ignored`);
@@ -78,7 +79,7 @@ export const verifiedParam = z
   .preprocess(
     // Query strings say "true"/"false"; tRPC and MCP clients may send the boolean itself.
     (value: boolean | string) => (value === "true" ? true : value === "false" ? false : value),
-    z.boolean({ error: "must be true or false" }),
+    z.boolean({ error: said("must be true or false", "doit être true ou false") }),
   )
   .optional()
   .describe("true: only brokers whose licence was checked with the regulator; false: only those not (yet) checked");
@@ -88,12 +89,17 @@ export type BrokerFacet = (typeof BROKER_FACETS)[number];
 
 export const facetsParam = z
   .string()
-  .max(100, { error: `must list some of ${BROKER_FACETS.join(", ")}` })
+  .max(100, { error: said(`must list some of ${BROKER_FACETS.join(", ")}`, `doit énumérer certaines des valeurs ${BROKER_FACETS.join(", ")}`) })
   .transform((value, ctx) => {
     const names = value.split(",").map((n) => n.trim()).filter(Boolean);
     const unknown = names.filter((n) => !(BROKER_FACETS as readonly string[]).includes(n));
     if (unknown.length > 0) {
-      ctx.addIssue({ code: "custom", message: `${JSON.stringify(unknown[0]!.slice(0, 40))} is not a facet; use a comma-separated list of ${BROKER_FACETS.join(", ")}` });
+      const quoted = JSON.stringify(unknown[0]!.slice(0, 40));
+      ctx.addIssue({
+        code: "custom",
+        message: `${quoted} is not a facet; use a comma-separated list of ${BROKER_FACETS.join(", ")}`,
+        params: french(`${quoted} n’est pas une facette ; utilisez une liste séparée par des virgules parmi ${BROKER_FACETS.join(", ")}`),
+      });
       return z.NEVER;
     }
     return [...new Set(names)] as BrokerFacet[];

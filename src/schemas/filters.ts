@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { resolveProvince, unknownProvinceMessage } from "../domain/provinces.ts";
+import { resolveProvince, unknownProvinceMessage, unknownProvinceMessageFr } from "../domain/provinces.ts";
+import { french, said } from "./frenchMessages.ts";
 import { foldText } from "../domain/text.ts";
 
 /** Empty text parameters (`?city=`) mean "no filter", like absent ones. */
@@ -7,13 +8,13 @@ const blankToUndefined = (value: string) => (value.trim() === "" ? undefined : v
 
 export const provinceFilter = z
   .string()
-  .max(60, { error: "must be a province or territory name or code (at most 60 characters)" })
+  .max(60, { error: said("must be a province or territory name or code (at most 60 characters)", "doit être le nom ou le code d’une province ou d’un territoire (60 caractères au plus)") })
   .transform((value, ctx) => {
     const text = blankToUndefined(value);
     if (text === undefined) return undefined;
     const code = resolveProvince(text);
     if (!code) {
-      ctx.addIssue({ code: "custom", message: unknownProvinceMessage(text) });
+      ctx.addIssue({ code: "custom", message: unknownProvinceMessage(text), params: french(unknownProvinceMessageFr(text)) });
       return z.NEVER;
     }
     return code;
@@ -25,7 +26,7 @@ export const provinceFilter = z
 
 export const cityFilter = z
   .string()
-  .max(100, { error: "must be at most 100 characters" })
+  .max(100, { error: said("must be at most 100 characters", "doit compter au plus 100 caractères") })
   .transform((value) => {
     const text = blankToUndefined(value);
     return text === undefined ? undefined : foldText(text);
@@ -35,7 +36,7 @@ export const cityFilter = z
 
 export const insuranceTypeFilter = z
   .string()
-  .max(60, { error: "must be at most 60 characters" })
+  .max(60, { error: said("must be at most 60 characters", "doit compter au plus 60 caractères") })
   .transform((value) => {
     const text = blankToUndefined(value);
     return text === undefined ? undefined : foldText(text);
@@ -47,7 +48,9 @@ export const MAX_QUERY_LENGTH = 2_000;
 
 export const textQuery = z
   .string()
-  .max(MAX_QUERY_LENGTH, { error: `must be at most ${MAX_QUERY_LENGTH.toLocaleString("en-CA")} characters` })
+  .max(MAX_QUERY_LENGTH, {
+    error: said(`must be at most ${MAX_QUERY_LENGTH.toLocaleString("en-CA")} characters`, `doit compter au plus ${MAX_QUERY_LENGTH.toLocaleString("fr-CA")} caractères`),
+  })
   .transform(blankToUndefined)
   .optional()
   .describe("Words to find in the broker's name or description; case and accents ignored, last word matches as a prefix");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { said } from "./frenchMessages.ts";
 
 type TypeError = NonNullable<Exclude<Parameters<typeof z.string>[0], string>>["error"];
 
@@ -11,5 +12,5 @@ export const idText = (typeError: TypeError, max = 64) =>
   z
     .string({ error: typeError })
     .trim()
-    .min(1, { error: "must not be empty" })
-    .max(max, { error: `must be at most ${max} characters` });
+    .min(1, { error: said("must not be empty", "ne doit pas être vide") })
+    .max(max, { error: said(`must be at most ${max} characters`, `doit compter au plus ${max} caractères`) });

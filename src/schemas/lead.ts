@@ -4,6 +4,7 @@ import { LEAD_SOURCES, LEAD_STATUSES, MAX_NOTES_LENGTH } from "../domain/leadVoc
 import { LINE_LABELS, resolveQuoteLine } from "../domain/quotes/insuranceTypes.ts";
 import { foldText } from "../domain/text.ts";
 import { requiredOr } from "./fieldErrors.ts";
+import { french, said } from "./frenchMessages.ts";
 import { withoutControls } from "./plainText.ts";
 
 /** A lead as every leads procedure shows it, and the fields several of them take. */
@@ -26,13 +27,18 @@ const linesByFoldedName = new Map(INSURANCE_LINES.map((line) => [foldText(line),
 
 /** A lead may be about any line the directory knows, quoted or not ("Commercial", "Pet"…). */
 export const leadInsuranceType = z
-  .string({ error: requiredOr(`must be text: one of ${INSURANCE_LINES.join(", ")}`) })
-  .max(60, { error: `must be one of ${INSURANCE_LINES.join(", ")}` })
+  .string({ error: requiredOr(said(`must be text: one of ${INSURANCE_LINES.join(", ")}`, `doit être du texte : l’une des valeurs ${INSURANCE_LINES.join(", ")}`)) })
+  .max(60, { error: said(`must be one of ${INSURANCE_LINES.join(", ")}`, `doit être l’une des valeurs ${INSURANCE_LINES.join(", ")}`) })
   .transform((value, ctx) => {
     const quoteLine = resolveQuoteLine(value);
     const label = quoteLine ? LINE_LABELS[quoteLine] : linesByFoldedName.get(foldText(value));
     if (!label) {
-      ctx.addIssue({ code: "custom", message: `${JSON.stringify(value.slice(0, 60))} is not an insurance line we know. Use one of ${INSURANCE_LINES.join(", ")} (case-insensitive).` });
+      const quoted = JSON.stringify(value.slice(0, 60));
+      ctx.addIssue({
+        code: "custom",
+        message: `${quoted} is not an insurance line we know. Use one of ${INSURANCE_LINES.join(", ")} (case-insensitive).`,
+        params: french(`${quoted} n’est pas un type d’assurance que nous connaissons. Utilisez l’un de ${INSURANCE_LINES.join(", ")} (sans égard à la casse).`),
+      });
       return z.NEVER;
     }
     return label;
@@ -41,6 +47,9 @@ export const leadInsuranceType = z
 
 /** Free text kept with a lead (its notes, a note on a change): lines and tabs allowed, no other control characters. */
 export const noteText = withoutControls(
-  z.string({ error: "must be text" }).trim().max(MAX_NOTES_LENGTH, { error: `must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters` }),
+  z
+    .string({ error: said("must be text", "doit être du texte") })
+    .trim()
+    .max(MAX_NOTES_LENGTH, { error: said(`must be at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters`, `doit compter au plus ${MAX_NOTES_LENGTH.toLocaleString("fr-CA")} caractères`) }),
   "lines",
 );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { got } from "./fieldErrors.ts";
+import { said } from "./frenchMessages.ts";
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -11,7 +12,7 @@ export const MAX_PAGE = 50_000;
  * text. "abc", "1.5", "" and out-of-range values are rejected with a message naming the range.
  */
 export function wholeNumberParam(min: number, max: number) {
-  const complaint = `must be a whole number from ${min} to ${max.toLocaleString("en-CA")}`;
+  const complaint = said(`must be a whole number from ${min} to ${max.toLocaleString("en-CA")}`, `doit être un nombre entier de ${min} à ${max.toLocaleString("fr-CA")}`);
   return z
     .preprocess(
       // Typed so tRPC clients see `number | string`, not unknown: a number, or its text in a query string.

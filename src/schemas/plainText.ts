@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hasControlCharacters } from "../domain/text.ts";
+import { said } from "./frenchMessages.ts";
 
 /**
  * The one rule for text the API stores and later shows (key names, people's names, notes):
@@ -11,8 +12,14 @@ export function withoutControls<T extends z.ZodString>(schema: T, allow: "none" 
   return schema.refine((text) => !hasControlCharacters(text, allow), {
     error:
       allow === "lines"
-        ? "must not contain control characters (escape sequences, bidirectional overrides); line breaks and tabs are fine"
-        : "must be one line of text without control characters (line breaks, tabs, escape sequences, bidirectional overrides)",
+        ? said(
+            "must not contain control characters (escape sequences, bidirectional overrides); line breaks and tabs are fine",
+            "ne doit pas contenir de caractères de contrôle (séquences d’échappement, forçages bidirectionnels) ; les sauts de ligne et les tabulations sont acceptés",
+          )
+        : said(
+            "must be one line of text without control characters (line breaks, tabs, escape sequences, bidirectional overrides)",
+            "doit être une seule ligne de texte sans caractères de contrôle (sauts de ligne, tabulations, séquences d’échappement, forçages bidirectionnels)",
+          ),
   }) as T;
 }
 

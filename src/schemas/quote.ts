@@ -3,9 +3,10 @@ import { PROVINCE_CODES } from "../domain/provinces.ts";
 import { QUOTE_LINE_LABELS } from "../domain/quotes/insuranceTypes.ts";
 import { requiredOr } from "./fieldErrors.ts";
 import { idText } from "./idText.ts";
+import { said } from "./frenchMessages.ts";
 
 /** A quote as every procedure that answers with one shows it (quotes.create, quotes.get, a lead's detail), and the id that names it. */
-export const quoteId = idText(requiredOr("must be text: a quote id such as qt_3f2a…")).describe("The quote's id, as returned when the quote was created");
+export const quoteId = idText(requiredOr(said("must be text: a quote id such as qt_3f2a…", "doit être du texte : un id de soumission comme qt_3f2a…"))).describe("The quote's id, as returned when the quote was created");
 
 export const quoteOfferSchema = z.object({
   carrier: z.string().describe("Carrier name"),

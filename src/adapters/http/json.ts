@@ -1,4 +1,4 @@
-import { errorFields, statusOf, type PublicError } from "../errorVocabulary.ts";
+import { errorFields, issuesIn, statusOf, type PublicError } from "../errorVocabulary.ts";
 import { inLanguage, type MessageFacts } from "../frenchErrors.ts";
 import type { ErrorCode } from "../../schemas/errorCodes.ts";
 import type { Language } from "./acceptLanguage.ts";
@@ -70,9 +70,9 @@ export function errorResponse(
   return jsonResponse(body, statusOf(code), headers);
 }
 
-/** A failure of the error vocabulary (toPublicError) as an error answer. */
+/** A failure of the error vocabulary (toPublicError) as an error answer: its issues in the asked language too. */
 export function failureResponse(asker: ErrorAsker, failure: PublicError, headers: HeadersInit = {}): Response {
-  return errorResponse(asker, failure.code, failure.message, headers, failure.issues);
+  return errorResponse(asker, failure.code, failure.message, headers, issuesIn(asker.language, failure));
 }
 
 function factsOf(headers: HeadersInit, issues: readonly { path: string }[] | undefined): MessageFacts {

@@ -1,7 +1,9 @@
 import type { TRPCDefaultErrorShape, TRPCError } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { ErrorCode } from "../../schemas/errorCodes.ts";
-import { errorDocs, toPublicError, type FieldIssue } from "../errorVocabulary.ts";
+import { errorDocs, issuesIn, toPublicError, type FieldIssue } from "../errorVocabulary.ts";
+import { inLanguage } from "../frenchErrors.ts";
+import type { Language } from "../http/acceptLanguage.ts";
 
 export interface SafeErrorShape {
   message: string;
@@ -28,11 +30,11 @@ export interface SafeErrorShape {
  * The request id of an error thrown while the context was being made (a refused key, a batch
  * over the rate limit): tRPC then hands the formatter no context to read it from.
  */
-const refusedRequests = new WeakMap<TRPCError, string>();
+const refusedRequests = new WeakMap<TRPCError, { requestId: string; language?: Language }>();
 
-/** Marks an error thrown by createContext with its request's id (see refusedRequests). */
-export function withRequestId<E extends TRPCError>(error: E, requestId: string): E {
-  refusedRequests.set(error, requestId);
+/** Marks an error thrown by createContext with its request's id and language (see refusedRequests). */
+export function withRequestId<E extends TRPCError>(error: E, requestId: string, language?: Language): E {
+  refusedRequests.set(error, { requestId, language });
   return error;
 }
 
@@ -41,20 +43,27 @@ export function withRequestId<E extends TRPCError>(error: E, requestId: string):
  * never a stack trace, and for our own faults only the generic message (the detail goes to
  * the log through the adapter's onError).
  */
-export function formatTrpcError({ shape, error, ctx }: { shape: TRPCDefaultErrorShape; error: TRPCError; ctx?: { requestId: string } }): SafeErrorShape {
+export function formatTrpcError({ shape, error, ctx }: { shape: TRPCDefaultErrorShape; error: TRPCError; ctx?: { requestId: string; language?: Language } }): SafeErrorShape {
   const failure = toPublicError(error);
-  const requestId = ctx?.requestId ?? refusedRequests.get(error);
+  const refused = refusedRequests.get(error);
+  const requestId = ctx?.requestId ?? refused?.requestId;
+  // In French when the request asked (Accept-Language), as on REST: the message and each issue.
+  const language = ctx ? ctx.language : refused?.language;
+  const issues = issuesIn(language, failure);
+  const message = language === "fr"
+    ? inLanguage("fr", failure.code, failure.message, { fields: issues?.map((i) => i.path) ?? [], ...(failure.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: failure.retryAfterSeconds }) })
+    : failure.message;
   // A full or read-only database surfaces as a storage error inside INTERNAL_SERVER_ERROR;
   // the vocabulary makes it a 503, and so does the shape (the adapter sets the HTTP status).
   const unavailable = failure.status === 503;
   return {
-    message: failure.message,
+    message,
     code: unavailable ? TRPC_ERROR_CODES_BY_KEY.SERVICE_UNAVAILABLE : shape.code,
     data: {
       code: unavailable ? "SERVICE_UNAVAILABLE" : shape.data.code,
       httpStatus: unavailable ? 503 : shape.data.httpStatus,
       ...(shape.data.path === undefined ? {} : { path: shape.data.path }),
-      ...(failure.issues ? { issues: failure.issues } : {}),
+      ...(issues ? { issues } : {}),
       errorCode: failure.code,
       docs: errorDocs(failure.code),
       ...(requestId === undefined ? {} : { requestId }),

@@ -58,19 +58,25 @@ export function createTrpcHandler(services: Services) {
         rate = admission.rate;
         if (!admission.ok) {
           refusedUnauthenticated = admission.error.code === "UNAUTHORIZED";
-          throw withRequestId(admission.error, info.requestId);
+          throw withRequestId(admission.error, info.requestId, info.language);
         }
         const { principal } = admission;
         info.keyId = principal.keyId;
         // Admission counted the first call; the rest of a batch is charged at once, all or none.
         if (call.calls.length > 1) {
           rate = await chargeMore(services, principal, call.calls.length - 1);
-          if (!rate.allowed) throw withRequestId(rateLimitedError(rate), info.requestId);
+          if (!rate.allowed) throw withRequestId(rateLimitedError(rate), info.requestId, info.language);
         }
         // One key per HTTP request: each call of a batch would claim it (send keyed mutations alone).
         const key = request.headers.get(IDEMPOTENCY_KEY_HEADER);
         const idempotency = key === null ? undefined : { key, replayed: false, callerKey: bearerToken(request.headers.get("authorization")) };
-        return { services, principal, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl, idempotency };
+        return {
+          services, principal, surface: "trpc", requestId: info.requestId, baseUrl: info.baseUrl, idempotency,
+          // Read from Accept-Language only when an error is worded (few requests).
+          get language() {
+            return info.language;
+          },
+        };
       },
       responseMeta({ ctx, errors, info: call }) {
         const headers: Record<string, string> = rateLimitHeaders(rate);

@@ -37,3 +37,11 @@ export function unsupportedInsuranceTypeMessage(value: string): string {
     `Use one of ${QUOTE_LINE_LABELS.join(", ")} (case-insensitive).`
   );
 }
+
+/** The same in French. */
+export function unsupportedInsuranceTypeMessageFr(value: string): string {
+  return (
+    `${JSON.stringify(value.slice(0, 60))} n’est pas un type d’assurance pour lequel nous faisons des soumissions. ` +
+    `Utilisez l’un de ${QUOTE_LINE_LABELS.join(", ")} (sans égard à la casse).`
+  );
+}

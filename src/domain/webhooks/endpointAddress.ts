@@ -120,6 +120,27 @@ const KIND_WORDS: Record<Exclude<AddressKind, "public">, string> = {
   reserved: "a reserved address",
 };
 
+const KIND_WORDS_FR: Record<Exclude<AddressKind, "public">, string> = {
+  loopback: "une adresse de bouclage (ce serveur lui-même)",
+  private: "une adresse de réseau privé",
+  "link-local": "une adresse de lien local",
+  metadata: "une adresse de métadonnées infonuagiques",
+  unspecified: "une adresse non spécifiée",
+  multicast: "une adresse de multidiffusion",
+  reserved: "une adresse réservée",
+};
+
+const URL_PROBLEMS = {
+  absolute: { problem: "must be an absolute URL such as https://hooks.example.ca/broker-directory", fr: "doit être une URL absolue comme https://hooks.example.ca/broker-directory" },
+  https: { problem: "must be an https:// URL", fr: "doit être une URL https://" },
+  credentials: {
+    problem: "must not carry a user name or password: authenticate with the signature",
+    fr: "ne doit pas contenir de nom d’utilisateur ni de mot de passe : authentifiez-vous par la signature",
+  },
+} as const;
+
+const refusedAddress = (kind: Exclude<AddressKind, "public">) => ({ problem: `must not point at ${KIND_WORDS[kind]}`, fr: `ne doit pas viser ${KIND_WORDS_FR[kind]}` });
+
 /** Why an address is refused, in the words of an error message. */
 export function refusedAddressWords(kind: Exclude<AddressKind, "public">): string {
   return KIND_WORDS[kind];
@@ -131,22 +152,22 @@ export function refusedAddressWords(kind: Exclude<AddressKind, "public">): strin
  * development); no credentials; no literal address that is not public (loopback aside, with the
  * flag). Answers the normalised URL or why it is refused.
  */
-export function checkEndpointUrl(text: string, allowHttpLoopback: boolean): { url: string } | { problem: string } {
+export function checkEndpointUrl(text: string, allowHttpLoopback: boolean): { url: string } | { problem: string; fr: string } {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return { problem: "must be an absolute URL such as https://hooks.example.ca/broker-directory" };
+    return URL_PROBLEMS.absolute;
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { problem: "must be an https:// URL" };
-  if (url.username || url.password) return { problem: "must not carry a user name or password: authenticate with the signature" };
+  if (url.protocol !== "https:" && url.protocol !== "http:") return URL_PROBLEMS.https;
+  if (url.username || url.password) return URL_PROBLEMS.credentials;
   const host = hostOf(url);
   const loopback = "ip" in host ? host.kind === "loopback" : isLoopbackName(host.name);
   if ("ip" in host && host.kind !== "public" && !(loopback && allowHttpLoopback)) {
-    return { problem: `must not point at ${refusedAddressWords(host.kind)}` };
+    return refusedAddress(host.kind);
   }
-  if ("name" in host && loopback && !allowHttpLoopback) return { problem: `must not point at ${refusedAddressWords("loopback")}` };
-  if (url.protocol === "http:" && !(loopback && allowHttpLoopback)) return { problem: "must be an https:// URL" };
+  if ("name" in host && loopback && !allowHttpLoopback) return refusedAddress("loopback");
+  if (url.protocol === "http:" && !(loopback && allowHttpLoopback)) return URL_PROBLEMS.https;
   url.hash = "";
   return { url: url.href };
 }

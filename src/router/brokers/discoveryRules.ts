@@ -2,6 +2,7 @@ import type { NearPoint } from "../../domain/geo/nearPoint.ts";
 import { provinceByCode, type ProvinceCode } from "../../domain/provinces.ts";
 import type { BrokerSort, FacetCounts } from "../../schemas/discovery.ts";
 import { invalidInput, type InputProblem } from "../quotes/invalidInput.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 export interface DiscoveryInput {
   q?: string;
@@ -18,10 +19,10 @@ export interface DiscoveryInput {
 export function checkDiscoveryInput(input: DiscoveryInput): void {
   const problems: InputProblem[] = [];
   if (input.sort === "distance" && !input.near) {
-    problems.push({ path: ["sort"], message: "distance needs near: give a postal code (M5V 3L9) or latitude,longitude in near" });
+    problems.push({ path: ["sort"], message: said("distance needs near: give a postal code (M5V 3L9) or latitude,longitude in near", "distance exige near : donnez un code postal (M5V 3L9) ou latitude,longitude dans near") });
   }
   if (input.sort === "relevance" && input.q === undefined) {
-    problems.push({ path: ["sort"], message: "relevance needs q: give words to search for, or sort by name, rating or reviews" });
+    problems.push({ path: ["sort"], message: said("relevance needs q: give words to search for, or sort by name, rating or reviews", "relevance exige q : donnez des mots à chercher, ou triez par name, rating ou reviews") });
   }
   if (input.near?.province && input.province && input.near.province !== input.province) {
     const near = provinceByCode(input.near.province);
@@ -29,6 +30,7 @@ export function checkDiscoveryInput(input: DiscoveryInput): void {
     problems.push({
       path: ["near"],
       message: `${input.near.fsa} is in ${near.en} (${near.code}), not in ${stated.en} (${stated.code}): drop one of near and province, or make them agree`,
+      fr: `${input.near.fsa} se trouve dans : ${near.fr} (${near.code}), pas dans : ${stated.fr} (${stated.code}) ; retirez near ou province, ou accordez-les`,
     });
   }
   if (problems.length > 0) throw invalidInput(problems);

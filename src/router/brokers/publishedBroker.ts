@@ -7,6 +7,11 @@ export function unknownSlugMessage(slug: string): string {
   return `No published broker has the slug ${JSON.stringify(slug.slice(0, 200))}.`;
 }
 
+/** The same in French. */
+export function unknownSlugMessageFr(slug: string): string {
+  return `Aucun courtier publié n’a le slug ${JSON.stringify(slug.slice(0, 200))}.`;
+}
+
 /** The published broker with this slug, or NOT_FOUND: the one rule every procedure shares. */
 export function publishedBrokerOrThrow(services: Services, slug: string): BrokerDetail {
   const broker = services.brokers.findBySlug(slug);

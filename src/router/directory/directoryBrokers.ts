@@ -4,11 +4,12 @@ import { BROKER_RECORD_SHAPE, brokerRecordOf, brokerRecordSchema, strictRecordOb
 import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { freeText, lineText } from "../../schemas/recordFields.ts";
 import type { BrokerWithOffices } from "../../storage/stores/directoryWriteStore.ts";
-import { invalidInput } from "../quotes/invalidInput.ts";
+import { carriedFrench, invalidInput } from "../quotes/invalidInput.ts";
 import { createOnce } from "../idempotency.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { answerFromHeld } from "./answeredOnce.ts";
 import { actorOf, brokerIdInput, brokerOrThrow, BROKER_STATES, directoryBrokerSchema, reasonInput, toDirectoryBroker } from "./directoryViews.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 /**
  * Brokers through the write API (issue 27 section 2, scope directory:write): created and
@@ -21,7 +22,7 @@ const MAX_REASON = 1_000;
 /** The fields PATCH takes: every field of a record but `published` (publish and unpublish say why). */
 const PATCH_FIELDS = Object.keys(BROKER_RECORD_SHAPE).filter((name) => name !== "published");
 
-export const createDirectoryBrokerInput = strictRecordObject("a broker", { ...BROKER_RECORD_SHAPE, reason: reasonInput(MAX_REASON) }).transform((input, ctx) => {
+export const createDirectoryBrokerInput = strictRecordObject("a broker", "un courtier", { ...BROKER_RECORD_SHAPE, reason: reasonInput(MAX_REASON) }).transform((input, ctx) => {
   const { reason, ...broker } = input;
   return { reason, record: brokerRecordOf(broker, ctx) };
 });
@@ -37,7 +38,7 @@ export const updateDirectoryBrokerInput = z.strictObject(
 
 const listInput = z.object({
   ...pageInput,
-  state: z.enum(BROKER_STATES, { error: `must be one of ${BROKER_STATES.join(", ")}` }).optional().describe("Only brokers in this state (default: every state)"),
+  state: z.enum(BROKER_STATES, { error: said(`must be one of ${BROKER_STATES.join(", ")}`, `doit être l’une des valeurs ${BROKER_STATES.join(", ")}`) }).optional().describe("Only brokers in this state (default: every state)"),
   q: freeText(200).optional().describe("Text in the broker's name or slug (case and accents ignored)"),
   externalId: lineText(200).optional().describe("Only the broker with this externalId"),
 });
@@ -105,7 +106,7 @@ export const updateDirectoryBroker = scopedProcedure("directory:write")
     const stored = await brokerOrThrow(ctx.services.directory, id);
     const merged = withoutNulls({ ...recordFieldsOf(stored), ...changes });
     const parsed = brokerRecordSchema.safeParse(merged);
-    if (!parsed.success) throw invalidInput(parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message })));
+    if (!parsed.success) throw invalidInput(parsed.error.issues.map((issue) => ({ path: issue.path, message: issue.message, fr: carriedFrench(issue) })));
     return save(ctx, parsed.data, stored.broker.id, reason);
   });
 
@@ -116,7 +117,7 @@ const publishing = (published: boolean) =>
         id: brokerIdInput,
         reason: published
           ? reasonInput(MAX_REASON)
-          : freeText(MAX_REASON).min(1, { error: "is required: why the broker leaves the directory" }).describe("Why the broker leaves the public directory (kept on its history)"),
+          : freeText(MAX_REASON).min(1, { error: said("is required: why the broker leaves the directory", "est obligatoire : pourquoi le courtier quitte le répertoire") }).describe("Why the broker leaves the public directory (kept on its history)"),
       }),
     )
     .output(directoryBrokerSchema)

@@ -1,19 +1,20 @@
 import { z } from "zod";
 import { scopedProcedure } from "../trpc.ts";
 import { actorOf, reasonInput } from "./directoryViews.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 /** Records one request may carry: a bigger directory is the CLI's (`import`, streamed in batches). */
 export const MAX_IMPORT_RECORDS = 1_000;
 
 export const importDirectoryInput = z.strictObject({
-  kind: z.enum(["brokers", "reviews"], { error: 'must be "brokers" or "reviews"' }).describe("What the records are: broker records or review records, as `import` reads them"),
+  kind: z.enum(["brokers", "reviews"], { error: said('must be "brokers" or "reviews"', 'doit être "brokers" ou "reviews"') }).describe("What the records are: broker records or review records, as `import` reads them"),
   records: z
-    .array(z.unknown(), { error: "must be a list of records" })
-    .min(1, { error: "must hold at least one record" })
-    .max(MAX_IMPORT_RECORDS, { error: `must hold at most ${MAX_IMPORT_RECORDS.toLocaleString("en-CA")} records: import more with the CLI` })
+    .array(z.unknown(), { error: said("must be a list of records", "doit être une liste d’enregistrements") })
+    .min(1, { error: said("must hold at least one record", "doit contenir au moins un enregistrement") })
+    .max(MAX_IMPORT_RECORDS, { error: said(`must hold at most ${MAX_IMPORT_RECORDS.toLocaleString("en-CA")} records: import more with the CLI`, `doit contenir au plus ${MAX_IMPORT_RECORDS.toLocaleString("fr-CA")} enregistrements : importez-en davantage avec la CLI`) })
     .describe("The records, each as a line of an NDJSON import file (src/importing/README.md)"),
   reason: reasonInput(1_000),
-  dryRun: z.boolean({ error: "must be true or false" }).optional().describe("true: check and classify every record against the directory, write nothing"),
+  dryRun: z.boolean({ error: said("must be true or false", "doit être true ou false") }).optional().describe("true: check and classify every record against the directory, write nothing"),
 });
 
 const rowSchema = z.object({

@@ -3,6 +3,7 @@ import { ImportFileError } from "../../importing/rowError.ts";
 import { invalidInput } from "../quotes/invalidInput.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { actorOf, reasonInput } from "./directoryViews.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 /**
  * A CSV or NDJSON file, as the `import` command reads one, sent in parts (issue 27 section 4: the
@@ -13,13 +14,13 @@ import { actorOf, reasonInput } from "./directoryViews.ts";
  */
 
 export const importFileInput = z.strictObject({
-  kind: z.enum(["brokers", "reviews"], { error: 'must be "brokers" or "reviews"' }).describe("What the file holds: brokers or reviews, as `import` reads them"),
-  text: z.string({ error: "must be the file's text (or a part of it)" }).min(1, { error: "is empty: choose a file with a header row and records" }).describe("The file's text, or a part of it: whole lines; a CSV part after the first begins with the file's header row again"),
+  kind: z.enum(["brokers", "reviews"], { error: said('must be "brokers" or "reviews"', 'doit être "brokers" ou "reviews"') }).describe("What the file holds: brokers or reviews, as `import` reads them"),
+  text: z.string({ error: said("must be the file's text (or a part of it)", "doit être le texte du fichier (ou une partie)") }).min(1, { error: said("is empty: choose a file with a header row and records", "est vide : choisissez un fichier avec une ligne d’en-tête et des enregistrements") }).describe("The file's text, or a part of it: whole lines; a CSV part after the first begins with the file's header row again"),
   name: z.string().max(255).optional().describe("The file's name: a known extension (.csv, .ndjson, .jsonl, .json) must agree with the content"),
-  startLine: z.number({ error: "must be a line number" }).int().min(1).optional().describe("The file's line where this part's records start (after a CSV part's header row); default: the part is the file's start"),
-  final: z.boolean({ error: "must be true or false" }).optional().describe("false: more parts follow, so the part's last record (maybe cut) is held back and `nextLine` names where the next part starts; default true"),
+  startLine: z.number({ error: said("must be a line number", "doit être un numéro de ligne") }).int().min(1).optional().describe("The file's line where this part's records start (after a CSV part's header row); default: the part is the file's start"),
+  final: z.boolean({ error: said("must be true or false", "doit être true ou false") }).optional().describe("false: more parts follow, so the part's last record (maybe cut) is held back and `nextLine` names where the next part starts; default true"),
   reason: reasonInput(1_000),
-  dryRun: z.boolean({ error: "must be true or false" }).optional().describe("true: check and classify every record against the directory, write nothing"),
+  dryRun: z.boolean({ error: said("must be true or false", "doit être true ou false") }).optional().describe("true: check and classify every record against the directory, write nothing"),
 });
 
 const rowErrorSchema = z.object({ line: z.number().int().describe("The file's line where the record starts"), field: z.string().describe('Column or field ("" for the row)'), message: z.string() });

@@ -3,6 +3,7 @@ import { REVIEW_STATES } from "../../domain/directoryStates.ts";
 import { pageInput, paginate, pagedSchema, wholeNumberParam } from "../../schemas/pagination.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { brokerOrThrow, directoryReviewSchema, toDirectoryReview } from "./directoryViews.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 /**
  * The moderation queue (issue 27 section 4): reviews across the whole directory, newest first,
@@ -12,9 +13,9 @@ import { brokerOrThrow, directoryReviewSchema, toDirectoryReview } from "./direc
 
 export const reviewQueueInput = z.object({
   ...pageInput,
-  state: z.enum(REVIEW_STATES, { error: `must be one of ${REVIEW_STATES.join(", ")}` }).optional().describe("Only reviews in this state (default: every state)"),
+  state: z.enum(REVIEW_STATES, { error: said(`must be one of ${REVIEW_STATES.join(", ")}`, `doit être l’une des valeurs ${REVIEW_STATES.join(", ")}`) }).optional().describe("Only reviews in this state (default: every state)"),
   rating: wholeNumberParam(1, 5).optional().describe("Only reviews with this many stars"),
-  broker: z.string({ error: "must be a broker's id" }).max(20).optional().describe("Only the reviews of the broker with this id"),
+  broker: z.string({ error: said("must be a broker's id", "doit être l’id d’un courtier") }).max(20).optional().describe("Only the reviews of the broker with this id"),
 });
 
 export const queuedReviewSchema = directoryReviewSchema.extend({

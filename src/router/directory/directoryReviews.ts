@@ -19,6 +19,7 @@ import {
   toAuditView,
   toDirectoryReview,
 } from "./directoryViews.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 /**
  * A broker's reviews through the write API (issue 27 section 2): added by the operator (fields
@@ -37,12 +38,12 @@ export const listDirectoryReviews = scopedProcedure("directory:write")
     return { data: items.map(toDirectoryReview), pagination: paginate(input.page, input.limit, total) };
   });
 
-export const addDirectoryReviewInput = strictRecordObject("a review", {
+export const addDirectoryReviewInput = strictRecordObject("a review", "un avis", {
   id: brokerIdInput,
   externalId: field.orNull(field.externalId),
   rating: field.wholeNumber(1, 5),
   title: field.freeText(200).optional().transform((title) => title ?? ""),
-  content: field.freeText(10_000).min(1, { error: "is required" }),
+  content: field.freeText(10_000).min(1, { error: said("is required", "est obligatoire") }),
   authorName: field.lineText(100),
   createdAt: field.pastTimestampField.optional().describe("When the author wrote it (ISO 8601, not in the future); default: now"),
   reason: reasonInput(1_000),
@@ -68,18 +69,22 @@ export const addDirectoryReview = scopedProcedure("directory:write")
       claim && ((stored) => claim.recordOf(toDirectoryReview(stored))),
     );
     if ("held" in added) return answerFromHeld(claim, added.held, directoryReviewSchema);
-    if (added.written === "externalId") throw invalidInput([{ path: ["externalId"], message: `"${input.externalId}" is already the externalId of another review` }]);
+    if (added.written === "externalId") throw invalidInput([{
+        path: ["externalId"],
+        message: `"${input.externalId}" is already the externalId of another review`,
+        fr: `« ${input.externalId} » est déjà l’externalId d’un autre avis`,
+      }]);
     return toDirectoryReview(added.written);
   }));
 
 export const hideDirectoryReviewInput = z
   .strictObject({
     reviewId: reviewIdInput,
-    reason: z.enum(HIDE_REASONS, { error: `must be one of ${HIDE_REASONS.map((r) => JSON.stringify(r)).join(", ")}` }).describe(`Why: ${HIDE_REASONS.join(", ")}`),
+    reason: z.enum(HIDE_REASONS, { error: said(`must be one of ${HIDE_REASONS.map((r) => JSON.stringify(r)).join(", ")}`, `doit être l’une des valeurs ${HIDE_REASONS.map((r) => JSON.stringify(r)).join(", ")}`) }).describe(`Why: ${HIDE_REASONS.join(", ")}`),
     note: field.freeText(1_000).optional().describe('More about why (required with reason "other")'),
   })
   .superRefine((input, ctx) => {
-    if (input.reason === "other" && !input.note?.trim()) ctx.addIssue({ code: "custom", path: ["note"], message: 'is required with reason "other": say why' });
+    if (input.reason === "other" && !input.note?.trim()) ctx.addIssue({ code: "custom", path: ["note"], message: said('is required with reason "other": say why', 'est obligatoire avec la raison "other" : dites pourquoi') });
   });
 
 /** Hides a review: off every public read and out of the broker's rating at once; its text is kept as written. */

@@ -9,6 +9,7 @@ import { CodedError } from "../../schemas/errorCodes.ts";
 import { freeText } from "../../schemas/recordFields.ts";
 import type { AuditEntry } from "../../storage/stores/directoryAuditStore.ts";
 import type { BrokerWithOffices, DirectoryWriteStore, ReviewWithModeration, StoredReview } from "../../storage/stores/directoryWriteStore.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 /**
  * What the write API (issue 27 section 2, scope directory:write) answers: a broker in any state
@@ -146,8 +147,8 @@ export function actorOf(principal: Pick<Principal, "keyId" | "workspaceId">): st
   return principal.keyId === "console" ? `console:${principal.workspaceId}` : `key:${principal.workspaceId}:${principal.keyId}`;
 }
 
-export const brokerIdInput = z.string({ error: "is required: the broker's id" }).max(20).describe("The broker's id (its `id`, not its slug)");
-export const reviewIdInput = z.string({ error: "is required: the review's id" }).max(20).describe("The review's id");
+export const brokerIdInput = z.string({ error: said("is required: the broker's id", "est obligatoire : l’id du courtier") }).max(20).describe("The broker's id (its `id`, not its slug)");
+export const reviewIdInput = z.string({ error: said("is required: the review's id", "est obligatoire : l’id de l’avis") }).max(20).describe("The review's id");
 export const reasonInput = (max: number) => freeText(max).optional().describe("Why: kept on the broker's history");
 
 const idNumber = (id: string) => (/^[1-9]\d{0,14}$/.test(id) ? Number(id) : undefined);

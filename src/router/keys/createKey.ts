@@ -7,6 +7,7 @@ import { scopedProcedure } from "../trpc.ts";
 import { createdKeySchema, createKeyInput } from "./createKey.schema.ts";
 import { toKeyView } from "./keyView.ts";
 import { assertCanGrant, assertCanGrantRate, rateLimitCeilingFor, refusalError } from "./workspaceKey.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 export { createKeyInput, createdKeySchema as createKeyOutput };
 
@@ -23,7 +24,7 @@ export const createKey = scopedProcedure("keys:manage")
     const now = ctx.services.now();
     assertCanGrant(ctx.principal.scopes, input.scopes);
     const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
-    if (expiresAt !== null && expiresAt <= now) throw invalidInput([{ path: ["expiresAt"], message: "must be in the future" }]);
+    if (expiresAt !== null && expiresAt <= now) throw invalidInput([{ path: ["expiresAt"], message: said("must be in the future", "doit être dans le futur") }]);
     const { keys, keyLimits } = ctx.services;
     const ceiling = rateLimitCeilingFor(ctx.principal, keyLimits);
     // Unnamed, the default limit, or the caller's own when that is lower (it cannot give more).

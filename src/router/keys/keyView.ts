@@ -4,6 +4,7 @@ import { effectiveScopes, scopeSchema, type Scope } from "../../auth/scopes.ts";
 import { requiredOr } from "../../schemas/fieldErrors.ts";
 import { idText } from "../../schemas/idText.ts";
 import type { KeyListing } from "../../storage/stores/keyStore.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 /** A key as every keys procedure shows it (never its secret), and the id that names it. */
 export const keySchema = z.object({
@@ -23,7 +24,7 @@ export const keySchema = z.object({
 });
 export type KeyView = z.infer<typeof keySchema>;
 
-export const keyId = idText(requiredOr("must be text: a key id such as key_0123456789abcdef")).describe("The key's id (key_…), as listed; never the key itself");
+export const keyId = idText(requiredOr(said("must be text: a key id such as key_0123456789abcdef", "doit être du texte : un id de clé comme key_0123456789abcdef"))).describe("The key's id (key_…), as listed; never the key itself");
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

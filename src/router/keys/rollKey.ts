@@ -5,11 +5,12 @@ import { ROLL_GRACE_MS, ROLL_GRACES } from "../../auth/keyVocabulary.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { keyId, keySchema, toKeyView } from "./keyView.ts";
 import { assertCanGrant, assertCanGrantRate, refusalError, workspaceKey } from "./workspaceKey.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 export const rollKeyInput = z.object({
   keyId,
   grace: z
-    .enum(ROLL_GRACES, { error: `must be one of ${ROLL_GRACES.join(", ")}` })
+    .enum(ROLL_GRACES, { error: said(`must be one of ${ROLL_GRACES.join(", ")}`, `doit être l’une des valeurs ${ROLL_GRACES.join(", ")}`) })
     .optional()
     .default("24h")
     .describe("How long the old key keeps working: now, 1h, 24h (default) or 7d"),

@@ -9,6 +9,7 @@ import { scopedProcedure } from "../trpc.ts";
 import { keySettingsInput, origin } from "./createKey.schema.ts";
 import { keyId, keySchema, toKeyView } from "./keyView.ts";
 import { assertCanGrant, assertCanGrantRate, rateLimitCeilingFor, workspaceKey } from "./workspaceKey.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 export const updateKeyInput = z
   .strictObject(
@@ -17,16 +18,16 @@ export const updateKeyInput = z
       name: keySettingsInput.name.optional(),
       rateLimitPerMinute: keySettingsInput.rateLimitPerMinute.describe("Requests per minute; raising it is bounded as at creation (the caller's own limit and the server's ceiling)"),
       origins: z
-        .array(origin, { error: "must be a list of origins" })
-        .min(1, { error: "must list at least one origin: an embed key keeps at least one (revoke it to stop it)" })
-        .max(MAX_ORIGINS, { error: `must list at most ${MAX_ORIGINS} origins` })
+        .array(origin, { error: said("must be a list of origins", "doit être une liste d’origines") })
+        .min(1, { error: said("must list at least one origin: an embed key keeps at least one (revoke it to stop it)", "doit compter au moins une origine : une clé d’intégration en garde au moins une (révoquez-la pour l’arrêter)") })
+        .max(MAX_ORIGINS, { error: said(`must list at most ${MAX_ORIGINS} origins`, `doit compter au plus ${MAX_ORIGINS} origines`) })
         .optional()
         .describe("An embed key's browser origins, replacing the list; a server key has none"),
     },
-    { error: objectExpected("a JSON object {name?, rateLimitPerMinute?, origins?}") },
+    { error: objectExpected("a JSON object {name?, rateLimitPerMinute?, origins?}", "un objet JSON {name?, rateLimitPerMinute?, origins?}") },
   )
   .refine((input) => input.name !== undefined || input.rateLimitPerMinute !== undefined || input.origins !== undefined, {
-    error: "name at least one of name, rateLimitPerMinute or origins to change",
+    error: said("name at least one of name, rateLimitPerMinute or origins to change", "nommez au moins un champ à changer parmi name, rateLimitPerMinute ou origins"),
   });
 
 /**
@@ -48,7 +49,7 @@ export const updateKey = scopedProcedure("keys:manage")
       throw new CodedError("key_not_active", `This key is ${keyStatus(old, now)}: only an active key can be changed. Create a new key instead.`);
     }
     if (input.origins && !old.origins) {
-      throw invalidInput([{ path: ["origins"], message: "a server key has no origins: create an embed key (with origins) for browsers instead" }]);
+      throw invalidInput([{ path: ["origins"], message: said("a server key has no origins: create an embed key (with origins) for browsers instead", "une clé de serveur n’a pas d’origines : créez plutôt une clé d’intégration (avec des origines) pour les navigateurs") }]);
     }
     assertCanGrant(ctx.principal.scopes, old.scopes);
     const rate = input.rateLimitPerMinute;

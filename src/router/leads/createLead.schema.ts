@@ -6,14 +6,15 @@ import { objectExpected, requiredOr } from "../../schemas/fieldErrors.ts";
 import { leadInsuranceType, noteText } from "../../schemas/lead.ts";
 import { optionalText, withoutControls } from "../../schemas/plainText.ts";
 import { quoteId } from "../../schemas/quote.ts";
+import { french, said } from "../../schemas/frenchMessages.ts";
 
 const phone = z
-  .string({ error: requiredOr("must be text: a North American phone number, e.g. (416) 555-0199") })
-  .max(40, { error: "must be at most 40 characters: a North American phone number, e.g. (416) 555-0199" })
+  .string({ error: requiredOr(said("must be text: a North American phone number, e.g. (416) 555-0199", "doit être du texte : un numéro de téléphone nord-américain, p. ex. (416) 555-0199")) })
+  .max(40, { error: said("must be at most 40 characters: a North American phone number, e.g. (416) 555-0199", "doit compter au plus 40 caractères : un numéro de téléphone nord-américain, p. ex. (416) 555-0199") })
   .transform((value, ctx) => {
     const result = normalizeNorthAmericanPhone(value);
     if (!result.ok) {
-      ctx.addIssue({ code: "custom", message: result.message });
+      ctx.addIssue({ code: "custom", message: result.message, params: french(result.fr) });
       return z.NEVER;
     }
     return result.e164;
@@ -23,21 +24,21 @@ const phone = z
 export const createLeadInput = z.strictObject({
   name: withoutControls(
     z
-      .string({ error: requiredOr("must be text: the person's name") })
+      .string({ error: requiredOr(said("must be text: the person's name", "doit être du texte : le nom de la personne")) })
       .trim()
-      .min(1, { error: "must not be empty: the person's name" })
-      .max(200, { error: "must be at most 200 characters" }),
+      .min(1, { error: said("must not be empty: the person's name", "ne doit pas être vide : le nom de la personne") })
+      .max(200, { error: said("must be at most 200 characters", "doit compter au plus 200 caractères") }),
   ).describe("The person's name (one line, no control characters)"),
   email: z
-    .string({ error: requiredOr("must be text: an email address such as name@example.com") })
+    .string({ error: requiredOr(said("must be text: an email address such as name@example.com", "doit être du texte : une adresse courriel comme name@example.com")) })
     .trim()
-    .max(254, { error: "must be at most 254 characters" })
-    .pipe(z.email({ error: "must be a valid email address such as name@example.com" }))
+    .max(254, { error: said("must be at most 254 characters", "doit compter au plus 254 caractères") })
+    .pipe(z.email({ error: said("must be a valid email address such as name@example.com", "doit être une adresse courriel valide comme name@example.com") }))
     .describe("Email address"),
   phone,
   insuranceType: leadInsuranceType,
   notes: optionalText(noteText).describe(`Free text from the person, at most ${MAX_NOTES_LENGTH.toLocaleString("en-CA")} characters`),
   brokerSlug: optionalText(brokerSlug).describe("Slug of the published broker the person wants to hear from"),
   quoteId: optionalText(quoteId).describe("Id of a quote of this workspace the lead follows up"),
-}, { error: objectExpected("a JSON object {name, email, phone, insuranceType, notes?, brokerSlug?, quoteId?}") });
+}, { error: objectExpected("a JSON object {name, email, phone, insuranceType, notes?, brokerSlug?, quoteId?}", "un objet JSON {name, email, phone, insuranceType, notes?, brokerSlug?, quoteId?}") });
 export type CreateLeadInput = z.infer<typeof createLeadInput>;

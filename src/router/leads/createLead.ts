@@ -1,6 +1,6 @@
 import { answerOnce, createOnce } from "../idempotency.ts";
 import { scopedProcedure } from "../trpc.ts";
-import { unknownSlugMessage } from "../brokers/publishedBroker.ts";
+import { unknownSlugMessage, unknownSlugMessageFr } from "../brokers/publishedBroker.ts";
 import { sourceOf } from "../quotes/createQuote.ts";
 import { invalidInput, type InputProblem } from "../quotes/invalidInput.ts";
 import { leadSchema } from "../../schemas/lead.ts";
@@ -23,10 +23,14 @@ export const createLead = scopedProcedure("leads:write")
     const workspaceId = ctx.principal.workspaceId;
     const problems: InputProblem[] = [];
     if (input.brokerSlug !== undefined && !ctx.services.brokers.findBySlug(input.brokerSlug)) {
-      problems.push({ path: ["brokerSlug"], message: unknownSlugMessage(input.brokerSlug) });
+      problems.push({ path: ["brokerSlug"], message: unknownSlugMessage(input.brokerSlug), fr: unknownSlugMessageFr(input.brokerSlug) });
     }
     if (input.quoteId !== undefined && !(await ctx.services.quotes.find(input.quoteId, workspaceId))) {
-      problems.push({ path: ["quoteId"], message: `No quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.` });
+      problems.push({
+        path: ["quoteId"],
+        message: `No quote with the id ${JSON.stringify(input.quoteId)} exists in this workspace.`,
+        fr: `Aucune soumission de l’id ${JSON.stringify(input.quoteId)} n’existe dans cet espace de travail.`,
+      });
     }
     if (problems.length > 0) throw invalidInput(problems);
 

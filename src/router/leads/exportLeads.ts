@@ -4,6 +4,7 @@ import type { LeadCursor, StoredLead } from "../../storage/stores/leadStore.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { leadFilterInput, toLeadFilter } from "./leadFilters.ts";
 import { optionalText } from "../../schemas/plainText.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 /**
  * Leads read per page of an export. A page is one call, one rate-limit unit and about 1.5 MB
@@ -17,7 +18,7 @@ const CURSOR = /^(\d{1,15})\.(\d{1,15})$/;
 
 export const exportLeadsInput = z.object({
   ...leadFilterInput,
-  cursor: optionalText(z.string().regex(CURSOR, { error: "must be the nextCursor of the previous page" })).describe(
+  cursor: optionalText(z.string().regex(CURSOR, { error: said("must be the nextCursor of the previous page", "doit être le nextCursor de la page précédente") })).describe(
     "Where the page starts: the previous page's nextCursor; absent for the first page",
   ),
 });

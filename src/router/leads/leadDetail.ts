@@ -7,8 +7,9 @@ import { LEAD_STATUSES } from "../../domain/leadVocabulary.ts";
 import { idText } from "../../schemas/idText.ts";
 import { leadSchema } from "../../schemas/lead.ts";
 import { toLeadView } from "./leadView.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
-export const leadId = idText("is required: a lead id such as ld_3f2a…").describe("The lead's id, ld_…");
+export const leadId = idText(said("is required: a lead id such as ld_3f2a…", "est obligatoire : un id de demande comme ld_3f2a…")).describe("The lead's id, ld_…");
 
 export const leadEventSchema = z.object({
   status: z.enum(LEAD_STATUSES),

@@ -7,20 +7,21 @@ import { noteText } from "../../schemas/lead.ts";
 import { optionalText } from "../../schemas/plainText.ts";
 import { deliverSoon, webhookEvent } from "../webhooks/webhookEvent.ts";
 import { toLeadView } from "./leadView.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 const leadChange = {
-  status: z.enum(LEAD_STATUSES, { error: `must be one of ${LEAD_STATUSES.join(", ")}` }).optional().describe("The new status"),
+  status: z.enum(LEAD_STATUSES, { error: said(`must be one of ${LEAD_STATUSES.join(", ")}`, `doit être l’une des valeurs ${LEAD_STATUSES.join(", ")}`) }).optional().describe("The new status"),
   note: optionalText(noteText).describe("A note kept with the change in the lead's history"),
 };
 const somethingToRecord = (change: { status?: unknown; note?: unknown }) => change.status !== undefined || change.note !== undefined;
-const nothingToRecord = { error: "send a status, a note, or both" };
+const nothingToRecord = { error: said("send a status, a note, or both", "envoyez un statut, une note, ou les deux") };
 
 /** What a PATCH body may carry: a new status, a note, or both (the lead's id is in the path). */
 export const leadChangeInput = z
-  .strictObject(leadChange, { error: objectExpected("a JSON object {status?, note?}") })
+  .strictObject(leadChange, { error: objectExpected("a JSON object {status?, note?}", "un objet JSON {status?, note?}") })
   .refine(somethingToRecord, nothingToRecord);
 export const updateLeadInput = z
-  .strictObject({ leadId, ...leadChange }, { error: objectExpected("a JSON object {status?, note?}") })
+  .strictObject({ leadId, ...leadChange }, { error: objectExpected("a JSON object {status?, note?}", "un objet JSON {status?, note?}") })
   .refine(somethingToRecord, nothingToRecord);
 export const updateLeadOutput = leadDetailSchema;
 

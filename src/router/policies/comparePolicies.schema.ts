@@ -1,21 +1,23 @@
 import { z } from "zod";
 import { quoteId } from "../../schemas/quote.ts";
 import { objectExpected, requiredOr } from "../../schemas/fieldErrors.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 const MAX_PREMIUM = 10_000_000;
 
 const carrier = z
-  .string({ error: requiredOr("must be text: the carrier's name or slug") })
+  .string({ error: requiredOr(said("must be text: the carrier's name or slug", "doit être du texte : le nom ou le slug de l’assureur")) })
   .trim()
-  .min(1, { error: "must not be empty" })
-  .max(100, { error: "must be at most 100 characters" });
+  .min(1, { error: said("must not be empty", "ne doit pas être vide") })
+  .max(100, { error: said("must be at most 100 characters", "doit compter au plus 100 caractères") });
 
-const premium = (what: string) =>
+/** `whatFr`: the French of `what`. */
+const premium = (what: string, whatFr: string) =>
   z
-    .number({ error: `must be a number of dollars (${what})` })
-    .min(0, { error: `must not be negative (${what})` })
-    .max(MAX_PREMIUM, { error: `must be at most ${MAX_PREMIUM.toLocaleString("en-CA")} dollars (${what})` })
-    .multipleOf(0.01, { error: `must be in dollars and cents, at most two decimals (${what})` });
+    .number({ error: said(`must be a number of dollars (${what})`, `doit être un montant en dollars (${whatFr})`) })
+    .min(0, { error: said(`must not be negative (${what})`, `ne doit pas être négatif (${whatFr})`) })
+    .max(MAX_PREMIUM, { error: said(`must be at most ${MAX_PREMIUM.toLocaleString("en-CA")} dollars (${what})`, `doit être d’au plus ${MAX_PREMIUM.toLocaleString("fr-CA")} dollars (${whatFr})`) })
+    .multipleOf(0.01, { error: said(`must be in dollars and cents, at most two decimals (${what})`, `doit être en dollars et en cents, avec au plus deux décimales (${whatFr})`) });
 
 /**
  * A policy to compare: either an offer of a stored quote `{quoteId, carrier}`, or a policy
@@ -26,27 +28,30 @@ export const policyInput = z
   .strictObject({
     quoteId: quoteId.optional().describe("A quote of this workspace; then only carrier may accompany it"),
     carrier: carrier.describe("Carrier name or slug (with quoteId: one of that quote's offers)"),
-    monthlyPremium: premium("monthly premium").optional().describe("Inline only: dollars a month"),
-    annualPremium: premium("annual premium").optional().describe("Inline only: dollars a year (give one premium or both)"),
-    coverage: z.string({ error: "must be text" }).max(500, { error: "must be at most 500 characters" }).optional().describe("Inline only: what it covers, comma-separated"),
+    monthlyPremium: premium("monthly premium", "prime mensuelle").optional().describe("Inline only: dollars a month"),
+    annualPremium: premium("annual premium", "prime annuelle").optional().describe("Inline only: dollars a year (give one premium or both)"),
+    coverage: z.string({ error: said("must be text", "doit être du texte") }).max(500, { error: said("must be at most 500 characters", "doit compter au plus 500 caractères") }).optional().describe("Inline only: what it covers, comma-separated"),
     deductible: z
-      .number({ error: "must be a number of dollars" })
-      .min(0, { error: "must not be negative" })
-      .max(1_000_000, { error: "must be at most 1,000,000 dollars" })
+      .number({ error: said("must be a number of dollars", "doit être un montant en dollars") })
+      .min(0, { error: said("must not be negative", "ne doit pas être négatif") })
+      .max(1_000_000, { error: said("must be at most 1,000,000 dollars", "doit être d’au plus 1 000 000 dollars") })
       .optional()
       .describe("Inline only: deductible in dollars"),
-  }, { error: objectExpected("an object: {quoteId, carrier} for a quoted offer, or {carrier, annualPremium and/or monthlyPremium, coverage, deductible}") })
+  }, { error: objectExpected(
+      "an object: {quoteId, carrier} for a quoted offer, or {carrier, annualPremium and/or monthlyPremium, coverage, deductible}",
+      "un objet : {quoteId, carrier} pour une offre soumise, ou {carrier, annualPremium et/ou monthlyPremium, coverage, deductible}",
+    ) })
   .superRefine((policy, ctx) => {
     const inlineFields = (["monthlyPremium", "annualPremium", "coverage", "deductible"] as const).filter((f) => policy[f] !== undefined);
     if (policy.quoteId !== undefined) {
-      for (const f of inlineFields) ctx.addIssue({ code: "custom", path: [f], message: "must not be given with quoteId: the quote's offer supplies it" });
+      for (const f of inlineFields) ctx.addIssue({ code: "custom", path: [f], message: said("must not be given with quoteId: the quote's offer supplies it", "ne doit pas être donné avec quoteId : l’offre de la soumission le fournit") });
       return;
     }
     if (policy.monthlyPremium === undefined && policy.annualPremium === undefined) {
-      ctx.addIssue({ code: "custom", path: ["annualPremium"], message: "is required for an inline policy (or give monthlyPremium), unless you give a quoteId" });
+      ctx.addIssue({ code: "custom", path: ["annualPremium"], message: said("is required for an inline policy (or give monthlyPremium), unless you give a quoteId", "est obligatoire pour une police décrite en ligne (ou donnez monthlyPremium), sauf si vous donnez un quoteId") });
     }
-    if (policy.coverage === undefined) ctx.addIssue({ code: "custom", path: ["coverage"], message: "is required for an inline policy, unless you give a quoteId" });
-    if (policy.deductible === undefined) ctx.addIssue({ code: "custom", path: ["deductible"], message: "is required for an inline policy, unless you give a quoteId" });
+    if (policy.coverage === undefined) ctx.addIssue({ code: "custom", path: ["coverage"], message: said("is required for an inline policy, unless you give a quoteId", "est obligatoire pour une police décrite en ligne, sauf si vous donnez un quoteId") });
+    if (policy.deductible === undefined) ctx.addIssue({ code: "custom", path: ["deductible"], message: said("is required for an inline policy, unless you give a quoteId", "est obligatoire pour une police décrite en ligne, sauf si vous donnez un quoteId") });
   });
 export type PolicyInput = z.infer<typeof policyInput>;
 

@@ -12,7 +12,7 @@ import { policySide, policyInput, type PolicyInput } from "./comparePolicies.sch
 export const comparePoliciesInput = z.strictObject({
   policyA: policyInput.describe("The first policy: {quoteId, carrier} from a stored quote, or inline figures"),
   policyB: policyInput.describe("The second policy, in either form"),
-}, { error: objectExpected("a JSON object {policyA, policyB}") });
+}, { error: objectExpected("a JSON object {policyA, policyB}", "un objet JSON {policyA, policyB}") });
 
 const dollars = (cents: number) => centsToDollars(cents);
 
@@ -77,6 +77,7 @@ async function resolvePolicy(
       throw invalidInput([{
         path: [field, "carrier"],
         message: `Quote ${quote.id} has no offer from ${JSON.stringify(input.carrier.slice(0, 100))}; its carriers are ${quote.offers.map((o) => `${o.carrierName} (${o.carrierSlug})`).join(", ")}.`,
+        fr: `La soumission ${quote.id} n’a pas d’offre de ${JSON.stringify(input.carrier.slice(0, 100))} ; ses assureurs sont ${quote.offers.map((o) => `${o.carrierName} (${o.carrierSlug})`).join(", ")}.`,
       }]);
     }
     const policy = { carrier: offer.carrierName, annualCents: offer.annualCents, monthlyCents: offer.monthlyCents, coverage: offer.coverage, deductible: offer.deductible };

@@ -1,25 +1,29 @@
 import { z } from "zod";
-import { POSTAL_CODE_FORMAT_MESSAGE, normalizePostalCode } from "../../domain/postalCode.ts";
-import { resolveProvince, unknownProvinceMessage } from "../../domain/provinces.ts";
+import { POSTAL_CODE_FORMAT_MESSAGE, POSTAL_CODE_FORMAT_MESSAGE_FR, normalizePostalCode } from "../../domain/postalCode.ts";
+import { resolveProvince, unknownProvinceMessage, unknownProvinceMessageFr } from "../../domain/provinces.ts";
 import { QUOTE_LINES } from "../../domain/quotes/details.ts";
-import { LINE_LABELS, QUOTE_LINE_LABELS, resolveQuoteLine, unsupportedInsuranceTypeMessage } from "../../domain/quotes/insuranceTypes.ts";
+import { LINE_LABELS, QUOTE_LINE_LABELS, resolveQuoteLine, unsupportedInsuranceTypeMessage, unsupportedInsuranceTypeMessageFr } from "../../domain/quotes/insuranceTypes.ts";
 import { objectExpected, requiredOr } from "../../schemas/fieldErrors.ts";
 import { toJsonSchema } from "../../schemas/jsonSchema.ts";
 import { quoteDetailsSchemas } from "../../schemas/quoteDetails.ts";
+import { french, said } from "../../schemas/frenchMessages.ts";
 
 export const quoteInsuranceType = z
-  .string({ error: requiredOr(`must be text: one of ${QUOTE_LINE_LABELS.join(", ")}`) })
-  .max(60, { error: `must be one of ${QUOTE_LINE_LABELS.join(", ")}` })
-  .refine((value) => resolveQuoteLine(value) !== undefined, { error: (issue) => unsupportedInsuranceTypeMessage(String(issue.input)) })
+  .string({ error: requiredOr(said(`must be text: one of ${QUOTE_LINE_LABELS.join(", ")}`, `doit être du texte : l’une des valeurs ${QUOTE_LINE_LABELS.join(", ")}`)) })
+  .max(60, { error: said(`must be one of ${QUOTE_LINE_LABELS.join(", ")}`, `doit être l’une des valeurs ${QUOTE_LINE_LABELS.join(", ")}`) })
+  .superRefine((value, ctx) => {
+    if (resolveQuoteLine(value) !== undefined) return;
+    ctx.addIssue({ code: "custom", message: unsupportedInsuranceTypeMessage(value), params: french(unsupportedInsuranceTypeMessageFr(value)) });
+  })
   .describe(`Insurance line to quote: ${QUOTE_LINE_LABELS.join(", ")} (case-insensitive; echoed back as sent)`);
 
 export const requiredProvince = z
-  .string({ error: requiredOr("must be text: a province or territory code or name, e.g. ON or Ontario") })
-  .max(60, { error: "must be a province or territory name or code (at most 60 characters)" })
+  .string({ error: requiredOr(said("must be text: a province or territory code or name, e.g. ON or Ontario", "doit être du texte : le code ou le nom d’une province ou d’un territoire, p. ex. ON ou Ontario")) })
+  .max(60, { error: said("must be a province or territory name or code (at most 60 characters)", "doit être le nom ou le code d’une province ou d’un territoire (60 caractères au plus)") })
   .transform((value, ctx) => {
     const code = resolveProvince(value.trim());
     if (!code) {
-      ctx.addIssue({ code: "custom", message: unknownProvinceMessage(value.trim()) });
+      ctx.addIssue({ code: "custom", message: unknownProvinceMessage(value.trim()), params: french(unknownProvinceMessageFr(value.trim())) });
       return z.NEVER;
     }
     return code;
@@ -27,12 +31,12 @@ export const requiredProvince = z
   .describe("Province or territory: two-letter code (ON), English name (Ontario) or French name (Québec); case and accents ignored");
 
 export const postalCodeField = z
-  .string({ error: requiredOr(`must be text: ${POSTAL_CODE_FORMAT_MESSAGE}`) })
-  .max(20, { error: POSTAL_CODE_FORMAT_MESSAGE })
+  .string({ error: requiredOr(said(`must be text: ${POSTAL_CODE_FORMAT_MESSAGE}`, `doit être du texte : ${POSTAL_CODE_FORMAT_MESSAGE_FR.replace(/^doit être /, "")}`)) })
+  .max(20, { error: said(POSTAL_CODE_FORMAT_MESSAGE, POSTAL_CODE_FORMAT_MESSAGE_FR) })
   .transform((value, ctx) => {
     const normalized = normalizePostalCode(value);
     if (!normalized) {
-      ctx.addIssue({ code: "custom", message: POSTAL_CODE_FORMAT_MESSAGE });
+      ctx.addIssue({ code: "custom", message: said(POSTAL_CODE_FORMAT_MESSAGE, POSTAL_CODE_FORMAT_MESSAGE_FR) });
       return z.NEVER;
     }
     return normalized;
@@ -54,7 +58,7 @@ export const createQuoteInput = z.strictObject({
   province: requiredProvince,
   postalCode: postalCodeField,
   details: z
-    .record(z.string(), z.unknown(), { error: requiredOr("must be an object with the details of the insurance type") })
+    .record(z.string(), z.unknown(), { error: requiredOr(said("must be an object with the details of the insurance type", "doit être un objet avec les détails du type d’assurance")) })
     .meta({
       description:
         "Details of the insurance type, validated per type: Auto {vehicleYear, vehicleMake, vehicleModel, driverAge, cleanRecord, yearsLicensed?, annualKm?, deductible?}, " +
@@ -62,6 +66,6 @@ export const createQuoteInput = z.strictObject({
         "Tenant {contentsValue, claimsLast5Years, deductible?}, Life {age, smoker, coverageAmount, termYears}, Travel {tripDays, travellerAges, destination}",
       anyOf: documentedDetails,
     }),
-}, { error: objectExpected("a JSON object {insuranceType, province, postalCode, details}") });
+}, { error: objectExpected("a JSON object {insuranceType, province, postalCode, details}", "un objet JSON {insuranceType, province, postalCode, details}") });
 export type CreateQuoteInput = z.infer<typeof createQuoteInput>;
 

@@ -2,7 +2,7 @@ import { CodedError } from "../../schemas/errorCodes.ts";
 import type { Surface } from "../../auth/admitRequest.ts";
 import type { QuoteLine } from "../../domain/quotes/details.ts";
 import { LINE_LABELS, resolveQuoteLine } from "../../domain/quotes/insuranceTypes.ts";
-import { postalCodeMismatchMessage } from "../../domain/quotes/postalProvince.ts";
+import { postalCodeMismatchMessage, postalCodeMismatchMessageFr } from "../../domain/quotes/postalProvince.ts";
 import { postalCodeBelongsTo } from "../../domain/postalCode.ts";
 import { provinceByCode } from "../../domain/provinces.ts";
 import { MIN_OFFERS, rateQuote, type RatingRequest } from "../../domain/rating/ratingEngine.ts";
@@ -11,7 +11,7 @@ import { quoteDetailsSchemas, type QuoteDetailsSchemas } from "../../schemas/quo
 import { answerOnce, createOnce } from "../idempotency.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { createQuoteInput } from "./createQuote.schema.ts";
-import { invalidInput, type InputProblem } from "./invalidInput.ts";
+import { carriedFrench, invalidInput, type InputProblem } from "./invalidInput.ts";
 import { toQuoteView } from "./quoteView.ts";
 import { deliverSoon, webhookEvent } from "../webhooks/webhookEvent.ts";
 
@@ -49,14 +49,22 @@ export const createQuote = scopedProcedure("quotes:write")
     // Every remaining problem at once, so a form can mark all of its fields in one round trip.
     const problems: InputProblem[] = [];
     if (!postalCodeBelongsTo(input.postalCode, input.province)) {
-      problems.push({ path: ["postalCode"], message: postalCodeMismatchMessage(input.postalCode, input.province) });
+      problems.push({
+        path: ["postalCode"],
+        message: postalCodeMismatchMessage(input.postalCode, input.province),
+        fr: postalCodeMismatchMessageFr(input.postalCode, input.province),
+      });
     }
     const details = detailSchemasAt(now)[line].safeParse(input.details);
     if (!details.success) {
       for (const issue of details.error.issues) {
         const keys = issue.code === "unrecognized_keys" ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
         for (const path of keys) {
-          problems.push({ path: ["details", ...path], message: issue.code === "unrecognized_keys" ? `is not a detail of ${LINE_LABELS[line]} quotes` : issue.message });
+          problems.push(
+            issue.code === "unrecognized_keys"
+              ? { path: ["details", ...path], message: `is not a detail of ${LINE_LABELS[line]} quotes`, fr: `n’est pas un détail d’une soumission ${LINE_LABELS[line]}` }
+              : { path: ["details", ...path], message: issue.message, fr: carriedFrench(issue) },
+          );
         }
       }
     }

@@ -4,6 +4,11 @@ export interface InputProblem {
   /** From the input's root: ["details", "driverAge"]. */
   path: readonly PropertyKey[];
   message: string;
+  /**
+   * Its French, for a request that asks for French: required when the message quotes outside
+   * input (a slug, a URL); else the French declared with said() is found from the English.
+   */
+  fr?: string;
 }
 
 /**
@@ -12,12 +17,18 @@ export interface InputProblem {
  * because tRPC keeps Error causes as they are (a zod v4 ZodError is not one).
  */
 class InputIssuesError extends Error {
-  readonly issues: { code: "custom"; path: PropertyKey[]; message: string }[];
+  readonly issues: { code: "custom"; path: PropertyKey[]; message: string; params?: { fr: string } }[];
   constructor(problems: readonly InputProblem[]) {
     super(problems.map((p) => p.message).join("; "));
     this.name = "InputIssuesError";
-    this.issues = problems.map((p) => ({ code: "custom", path: [...p.path], message: p.message }));
+    this.issues = problems.map((p) => ({ code: "custom", path: [...p.path], message: p.message, ...(p.fr === undefined ? {} : { params: { fr: p.fr } }) }));
   }
+}
+
+/** The French a zod issue carries (`params.fr`), to pass on with it as an InputProblem's `fr`. */
+export function carriedFrench(issue: object): string | undefined {
+  const fr = (issue as { params?: { fr?: unknown } }).params?.fr;
+  return typeof fr === "string" ? fr : undefined;
 }
 
 /**

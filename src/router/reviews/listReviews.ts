@@ -8,12 +8,13 @@ import { publishedBrokerRef, type PublishedBroker } from "../../storage/stores/b
 import type { Services } from "../../services.ts";
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { scopedProcedure } from "../trpc.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 export const listReviewsInput = z
   .object({
     brokerId: z
-      .string({ error: 'must be text: the broker\'s id, e.g. "92"' })
-      .max(100, { error: "must be at most 100 characters" })
+      .string({ error: said('must be text: the broker\'s id, e.g. "92"', 'doit être du texte : l’id du courtier, p. ex. "92"') })
+      .max(100, { error: said("must be at most 100 characters", "doit compter au plus 100 caractères") })
       .optional()
       .describe("The broker's id (the `id` of a search result, not the slug); give this or slug"),
     slug: brokerSlug.optional().describe("The broker's slug (the `slug` of a search result); give this or brokerId"),
@@ -22,7 +23,7 @@ export const listReviewsInput = z
     ...pageInput,
   })
   .refine((input) => (input.brokerId === undefined) !== (input.slug === undefined), {
-    message: "Give exactly one of brokerId or slug to say whose reviews you want.",
+    message: said("Give exactly one of brokerId or slug to say whose reviews you want.", "Donnez exactement l’un de brokerId ou slug pour dire de quel courtier vous voulez les avis."),
   });
 
 export const listReviewsOutput = pagedSchema(reviewSchema, "Published reviews, in the order asked for (newest first by default)");

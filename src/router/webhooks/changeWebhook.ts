@@ -3,15 +3,16 @@ import { objectExpected } from "../../schemas/fieldErrors.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { endpointFields, endpointUrl } from "./webhookInput.ts";
 import { endpointSchema, toEndpointView, webhookId, webhookNotFound } from "./webhookView.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 const endpointChange = {
   url: endpointFields.url.optional(),
   events: endpointFields.events.optional(),
   description: endpointFields.description,
-  enabled: z.boolean({ error: "must be true or false" }).optional().describe("false disables it; true enables it again (a disabled endpoint's pending deliveries resume)"),
+  enabled: z.boolean({ error: said("must be true or false", "doit être true ou false") }).optional().describe("false disables it; true enables it again (a disabled endpoint's pending deliveries resume)"),
 };
 
-export const updateWebhookInput = z.strictObject({ webhookId, ...endpointChange }, { error: objectExpected("a JSON object {url?, events?, description?, enabled?}") });
+export const updateWebhookInput = z.strictObject({ webhookId, ...endpointChange }, { error: objectExpected("a JSON object {url?, events?, description?, enabled?}", "un objet JSON {url?, events?, description?, enabled?}") });
 
 /** Changes an endpoint's URL (checked as at registration), events, description, or whether it is enabled. */
 export const updateWebhook = scopedProcedure("webhooks:manage")

@@ -7,7 +7,7 @@ import { scopedProcedure } from "../trpc.ts";
 import { endpointFields, endpointUrl } from "./webhookInput.ts";
 import { endpointWithSecretSchema, toEndpointView } from "./webhookView.ts";
 
-export const createWebhookInput = z.strictObject(endpointFields, { error: objectExpected("a JSON object {url, events, description?}") });
+export const createWebhookInput = z.strictObject(endpointFields, { error: objectExpected("a JSON object {url, events, description?}", "un objet JSON {url, events, description?}") });
 
 /**
  * Registers an endpoint of the caller's workspace and answers its signing secret, once. A URL the

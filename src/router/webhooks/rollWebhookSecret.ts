@@ -3,11 +3,12 @@ import { ROLL_GRACE_MS, ROLL_GRACES } from "../../auth/keyVocabulary.ts";
 import { newWebhookSecret } from "../../domain/webhooks/webhookEvents.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { endpointWithSecretSchema, toEndpointView, webhookId, webhookNotFound } from "./webhookView.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 export const rollWebhookSecretInput = z.object({
   webhookId,
   overlap: z
-    .enum(ROLL_GRACES, { error: `must be one of ${ROLL_GRACES.join(", ")}` })
+    .enum(ROLL_GRACES, { error: said(`must be one of ${ROLL_GRACES.join(", ")}`, `doit être l’une des valeurs ${ROLL_GRACES.join(", ")}`) })
     .optional()
     .default("24h")
     .describe("How long the current secret keeps signing beside the new one: now, 1h, 24h (default) or 7d"),

@@ -4,6 +4,7 @@ import { CodedError } from "../../schemas/errorCodes.ts";
 import { requiredOr } from "../../schemas/fieldErrors.ts";
 import { idText } from "../../schemas/idText.ts";
 import type { ListedDelivery, StoredEndpoint, WebhookStore } from "../../storage/stores/webhookStore.ts";
+import { said } from "../../schemas/frenchMessages.ts";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -79,7 +80,7 @@ export function toDeliveryView(d: ListedDelivery): DeliveryView {
   };
 }
 
-export const webhookId = idText(requiredOr("must be text: an endpoint id such as we_0123456789abcdef")).describe("The endpoint's id (we_…)");
+export const webhookId = idText(requiredOr(said("must be text: an endpoint id such as we_0123456789abcdef", "doit être du texte : un id de point de terminaison comme we_0123456789abcdef"))).describe("The endpoint's id (we_…)");
 
 /** The workspace's endpoint, or 404 webhook_not_found (another workspace's is not found either). */
 export async function workspaceEndpoint(store: WebhookStore, id: string, workspaceId: string): Promise<StoredEndpoint> {
