@@ -3,10 +3,24 @@
  * playwright-core (never a downloaded browser). If it cannot start, the error says so and
  * the test fails: a browser test that silently skips proves nothing.
  */
+import childProcess from "node:child_process";
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/**
+ * Chromium's child process and its stdio streams, held for as long as its browser is connected.
+ * Playwright talks to Chromium over two extra pipes (stdio 3 and 4) of a `node:child_process`
+ * child; under Bun 1.3, after a full garbage collection the pipes stop carrying messages unless
+ * the child and its streams are referenced from here: the next `newContext` or `goto` waits
+ * forever. Reproduced alone: launch, spawn 25 short commands with `Bun.gc(true)` every fifth,
+ * then `newContext()` hangs in the second round; with these references held, six rounds of six
+ * pass. In full test runs (a long-lived process, so real collections) it was a navigation that
+ * never finished, then a test that hung until its timeout, and an afterAll whose `browser.close()`
+ * never returned.
+ */
+const heldWhileConnected = new Set<unknown[]>();
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
@@ -15,8 +29,17 @@ export async function launchChromium(): Promise<Browser> {
         "the browser tests fail rather than skip.",
     );
   }
+  const spawned: unknown[] = [];
+  const spawn = childProcess.spawn;
+  // Launches are sequential (bun test runs one file at a time, and a file's launches are awaited),
+  // so the spawn seen while this one is pending is Chromium's.
+  childProcess.spawn = ((...args: Parameters<typeof spawn>) => {
+    const child = spawn(...args);
+    spawned.push(child, ...child.stdio);
+    return child;
+  }) as typeof spawn;
   try {
-    return await chromium.launch({
+    const browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: [
@@ -29,7 +52,12 @@ export async function launchChromium(): Promise<Browser> {
         "--no-first-run",
       ],
     });
+    heldWhileConnected.add(spawned);
+    browser.on("disconnected", () => heldWhileConnected.delete(spawned));
+    return browser;
   } catch (error) {
     throw new Error(`Chromium at ${CHROMIUM_PATH} did not start: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    childProcess.spawn = spawn;
   }
 }
