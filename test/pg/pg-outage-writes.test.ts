@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   server?.proc.kill("SIGTERM");
-  await childExit(server?.proc);
+  if (server) await childExit(server.proc);
   await database?.stop();
 }, 30_000);
 
@@ -122,17 +122,20 @@ test("PostgreSQL stopped for 10 s: every write answers within the bound, nothing
 }, 60_000);
 
 /**
- * Five real minutes, because the defect grew with the outage's length (postgres.js's reconnect
- * delay rose with each failed attempt, up to 20 s; after 5.5 minutes 10 of 12 abandoned writes
- * committed late). The delay is now capped after four failures (reconnectDelaySeconds), so ten
- * seconds already reach the state five minutes do; this run proves it on the real thing. It costs
- * five minutes, so it runs once per CI: in the PostgreSQL run only (scripts/test-on-postgres.ts sets
- * TEST_DATABASE=postgres), not in the SQLite run, whose pg tests run against a throwaway cluster too.
+ * A long outage, because the defect grew with the outage's length (postgres.js's reconnect delay
+ * rose with each failed attempt, up to 20 s; after 5.5 minutes 10 of 12 abandoned writes
+ * committed late). The delay is now capped after four failures (reconnectDelaySeconds), so a
+ * minute already reaches the state five minutes do, after over a hundred failed reconnects (one
+ * every 0.5 s): the
+ * PostgreSQL run of CI (scripts/test-on-postgres.ts sets TEST_DATABASE=postgres) stops it for 60 s,
+ * not in the SQLite run, whose pg tests run against a throwaway cluster too. The full five
+ * minutes this test was written for, on demand: TEST_LONG_OUTAGE_SECONDS=300.
  */
-test.if(onPostgres || process.env.TEST_LONG_OUTAGE === "1")(
-  "PostgreSQL stopped for 5 minutes: the same, with the pool as it is after hundreds of failed reconnects",
+const LONG_OUTAGE_SECONDS = Number(process.env.TEST_LONG_OUTAGE_SECONDS ?? 60);
+test.if(onPostgres || process.env.TEST_LONG_OUTAGE_SECONDS !== undefined)(
+  `PostgreSQL stopped for ${LONG_OUTAGE_SECONDS} s: the same, with the pool as it is after over a hundred failed reconnects`,
   async () => {
-    await outage("five-minutes", 5 * 60_000, 10_000);
+    await outage("long", LONG_OUTAGE_SECONDS * 1_000, 5_000);
   },
-  7 * 60_000,
+  (LONG_OUTAGE_SECONDS + 120) * 1_000,
 );
