@@ -1,7 +1,4 @@
-import { parse } from "acorn";
-import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { tsFiles } from "./sourceRegexes.ts";
+import { visitSource, type SyntaxNode } from "./sourceSyntax.ts";
 
 /** A field message written as a bare literal where its French should be declared too. */
 export interface BareMessage {
@@ -12,14 +9,8 @@ export interface BareMessage {
   text: string;
 }
 
-interface Node {
-  type: string;
-  loc?: { start: { line: number } };
-  [key: string]: unknown;
-}
+type Node = SyntaxNode;
 type Property = Node & { key: Node & { name?: string; value?: unknown }; value: Node };
-
-const transpiler = new Bun.Transpiler({ loader: "ts", target: "bun", minifyWhitespace: false });
 
 const isText = (node: Node | undefined): boolean => node?.type === "TemplateLiteral" || (node?.type === "Literal" && typeof node.value === "string");
 const keyName = (p: Property) => p.key.name ?? (typeof p.key.value === "string" ? p.key.value : undefined);
@@ -37,42 +28,27 @@ const textOf = (node: Node) =>
  */
 export function bareFieldMessages(root: string, dirs: readonly string[]): BareMessage[] {
   const found: BareMessage[] = [];
-  for (const dir of dirs) {
-    for (const path of tsFiles(join(root, dir))) {
-      const file = relative(root, path);
-      const js = transpiler.transformSync(readFileSync(path, "utf8"));
-      const ast = parse(js, { ecmaVersion: "latest", sourceType: "module", locations: true }) as unknown as Node;
-      walk(ast, (node) => {
-        const line = node.loc?.start.line ?? 0;
-        if (node.type === "CallExpression") {
-          const callee = node.callee as Node & { name?: string };
-          const [first] = (node.arguments as Node[]) ?? [];
-          if (callee.type === "Identifier" && callee.name === "requiredOr" && isText(first)) found.push({ file, line, where: "requiredOr", text: textOf(first!) });
-        }
-        if (node.type !== "ObjectExpression") return;
-        const properties = (node.properties as Property[]).filter((p) => p.type === "Property");
-        for (const p of properties) {
-          if (keyName(p) === "error" && isText(p.value)) found.push({ file, line, where: "error:", text: textOf(p.value) });
-        }
-        const message = properties.find((p) => keyName(p) === "message");
-        const hasPath = properties.some((p) => keyName(p) === "path");
-        const hasCode = properties.some((p) => keyName(p) === "code");
-        const hasFrench = properties.some((p) => keyName(p) === "params" || keyName(p) === "fr");
-        if (message && isText(message.value) && (hasPath || hasCode) && !hasFrench) found.push({ file, line, where: "message:", text: textOf(message.value) });
-        // A message made by a call or read from a result (unknownProvinceMessage(text), result.message)
-        // is made of outside input: it must carry its French (a constant, said(…) or `a + got(x)` may not).
-        const made = message?.value.type === "MemberExpression" || (message?.value.type === "CallExpression" && (message.value.callee as Node & { name?: string }).name !== "said");
-        if (message && made && (hasPath || hasCode) && !hasFrench) found.push({ file, line, where: "message:", text: `(${message.value.type})` });
-      });
+  visitSource(root, dirs, (node, file) => {
+    const line = node.loc?.start.line ?? 0;
+    if (node.type === "CallExpression") {
+      const callee = node.callee as Node & { name?: string };
+      const [first] = (node.arguments as Node[]) ?? [];
+      if (callee.type === "Identifier" && callee.name === "requiredOr" && isText(first)) found.push({ file, line, where: "requiredOr", text: textOf(first!) });
     }
-  }
+    if (node.type !== "ObjectExpression") return;
+    const properties = (node.properties as Property[]).filter((p) => p.type === "Property");
+    for (const p of properties) {
+      if (keyName(p) === "error" && isText(p.value)) found.push({ file, line, where: "error:", text: textOf(p.value) });
+    }
+    const message = properties.find((p) => keyName(p) === "message");
+    const hasPath = properties.some((p) => keyName(p) === "path");
+    const hasCode = properties.some((p) => keyName(p) === "code");
+    const hasFrench = properties.some((p) => keyName(p) === "params" || keyName(p) === "fr");
+    if (message && isText(message.value) && (hasPath || hasCode) && !hasFrench) found.push({ file, line, where: "message:", text: textOf(message.value) });
+    // A message made by a call or read from a result (unknownProvinceMessage(text), result.message)
+    // is made of outside input: it must carry its French (a constant, said(…) or `a + got(x)` may not).
+    const made = message?.value.type === "MemberExpression" || (message?.value.type === "CallExpression" && (message.value.callee as Node & { name?: string }).name !== "said");
+    if (message && made && (hasPath || hasCode) && !hasFrench) found.push({ file, line, where: "message:", text: `(${message.value.type})` });
+  });
   return found;
-}
-
-function walk(node: Node, visit: (node: Node) => void): void {
-  visit(node);
-  for (const value of Object.values(node)) {
-    if (Array.isArray(value)) for (const child of value) if (child && typeof child.type === "string") walk(child, visit);
-    if (value && typeof value === "object" && typeof (value as Node).type === "string") walk(value as Node, visit);
-  }
 }

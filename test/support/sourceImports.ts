@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
-import { tsFiles } from "./sourceRegexes.ts";
+import { tsFiles } from "./sourceSyntax.ts";
 
 /** One import between two files of the repository, as paths from its root (`src/app.ts`). */
 export interface SourceImport {

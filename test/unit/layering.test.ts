@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join, relative } from "node:path";
 import { sourceImports, type SourceImport } from "../support/sourceImports.ts";
-import { tsFiles } from "../support/sourceRegexes.ts";
+import { tsFiles } from "../support/sourceSyntax.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 
