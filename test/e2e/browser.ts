@@ -10,7 +10,7 @@ import { chromium, type Browser } from "playwright-core";
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /**
- * Chromium's child process and its stdio streams, held for as long as its browser is connected.
+ * Chromium's child processes and their stdio streams, held for the life of the test process.
  * Playwright talks to Chromium over two extra pipes (stdio 3 and 4) of a `node:child_process`
  * child; under Bun 1.3, after a full garbage collection the pipes stop carrying messages unless
  * the child and its streams are referenced from here: the next `newContext` or `goto` waits
@@ -18,9 +18,12 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
  * then `newContext()` hangs in the second round; with these references held, six rounds of six
  * pass. In full test runs (a long-lived process, so real collections) it was a navigation that
  * never finished, then a test that hung until its timeout, and an afterAll whose `browser.close()`
- * never returned.
+ * never returned. They are kept after the browser closes too: released then, a closed browser's
+ * streams, once collected, broke the pipes of the browser launched after it ("Target page,
+ * context or browser has been closed" in the middle of the next test), as if their descriptors
+ * were closed a second time after being reused. Bounded: one entry a launch, a few dozen a run.
  */
-const heldWhileConnected = new Set<unknown[]>();
+const heldForTheRun: unknown[][] = [];
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
@@ -29,13 +32,15 @@ export async function launchChromium(): Promise<Browser> {
         "the browser tests fail rather than skip.",
     );
   }
-  const spawned: unknown[] = [];
+  const children: childProcess.ChildProcess[] = [];
   const spawn = childProcess.spawn;
   // Launches are sequential (bun test runs one file at a time, and a file's launches are awaited),
-  // so the spawn seen while this one is pending is Chromium's.
+  // so the spawn seen while this one is pending is Chromium's. Its `stdio` is read only once the
+  // launch is done: Bun makes those streams on first read, and read at once, before the child
+  // had started, making them failed once with ENOENT.
   childProcess.spawn = ((...args: Parameters<typeof spawn>) => {
     const child = spawn(...args);
-    spawned.push(child, ...child.stdio);
+    children.push(child);
     return child;
   }) as typeof spawn;
   try {
@@ -52,8 +57,8 @@ export async function launchChromium(): Promise<Browser> {
         "--no-first-run",
       ],
     });
-    heldWhileConnected.add(spawned);
-    browser.on("disconnected", () => heldWhileConnected.delete(spawned));
+    const spawned: unknown[] = children.flatMap((child) => [child, ...child.stdio]);
+    heldForTheRun.push(spawned);
     return browser;
   } catch (error) {
     throw new Error(`Chromium at ${CHROMIUM_PATH} did not start: ${error instanceof Error ? error.message : String(error)}`);

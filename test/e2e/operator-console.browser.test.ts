@@ -106,12 +106,12 @@ async function steps(lang: Lang, context: BrowserContext): Promise<void> {
   await brokerLink.click();
   await page.getByRole("heading", { level: 1, name: new RegExp(target.name) }).waitFor();
 
-  // An invalid e-mail is refused by the server's own rule, shown beside the field, which gets focus.
+  // An invalid e-mail is refused by the server's own rule, in the console's language, shown beside the field, which gets focus.
   const email = page.getByLabel(t("field.email"), { exact: true });
   await email.fill("not-an-email");
   await page.getByRole("button", { name: t("save"), exact: true }).click();
   await page.locator("bd-broker-form #e-email").waitFor();
-  expect(await page.locator("bd-broker-form #e-email").textContent()).toContain("must be an e-mail address");
+  expect(await page.locator("bd-broker-form #e-email").textContent()).toContain(lang === "fr" ? "doit être une adresse courriel" : "must be an e-mail address");
   expect(await email.getAttribute("aria-invalid")).toBe("true");
   expect(await page.evaluate(() => document.querySelector("bd-console")?.shadowRoot?.querySelector("bd-broker-page")?.shadowRoot?.querySelector("bd-broker-form")?.shadowRoot?.activeElement?.id)).toBe("b-email");
   await shot(page, "broker-invalid");
