@@ -66,3 +66,11 @@ export async function launchChromium(): Promise<Browser> {
     childProcess.spawn = spawn;
   }
 }
+
+/** How long closing a browser may take before the caller goes on without waiting (a closed pipe never answers). */
+const CLOSE_MS = 10_000;
+
+/** Closes a browser, given CLOSE_MS at most: an afterAll that waits on a browser that stopped answering times the file out. */
+export async function closeBrowser(browser: Browser | undefined): Promise<void> {
+  if (browser) await Promise.race([browser.close(), Bun.sleep(CLOSE_MS)]);
+}

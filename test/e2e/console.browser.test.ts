@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
 import { tempDir } from "../cli/cliHarness.ts";
-import { launchChromium } from "./browser.ts";
+import { closeBrowser, launchChromium } from "./browser.ts";
 import { consolePage, startConsoleServer, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
 import { listenerState } from "./listenerState.ts";
 import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
@@ -28,7 +28,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await server?.stop();
   folder.remove();
 }, 30_000);

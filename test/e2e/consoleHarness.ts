@@ -22,15 +22,13 @@ import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { runCli, startServe, type ServedProcess } from "../cli/cliHarness.ts";
 import { childExit } from "../support/childExit.ts";
-import { launchChromium } from "./browser.ts";
+import { closeBrowser, launchChromium } from "./browser.ts";
 import { listenerState } from "./listenerState.ts";
 
 /** How long a page waits for an element: generous, since CI runs these beside PostgreSQL on two cores. */
 const PAGE_TIMEOUT_MS = 15_000;
 /** How long a stopping server may take before it is killed (its own grace period is longer). */
 const STOP_GRACE_MS = 15_000;
-/** How long closing a test's own browser may take before the test goes on without waiting. */
-const BROWSER_CLOSE_MS = 10_000;
 
 export interface ConsoleServer {
   readonly url: string;
@@ -113,8 +111,8 @@ export async function expectNoOverflow(page: Page, width: number, where: string)
 }
 
 /**
- * A Chromium of the test's own, closed whatever happens (given BROWSER_CLOSE_MS, then left to the
- * file's end): a browser that stops answering its driver takes one test down, not the file's
+ * A Chromium of the test's own, closed whatever happens (closeBrowser: given a bounded time, then left
+ * to the file's end): a browser that stops answering its driver takes one test down, not the file's
  * later tests with it (a shared one did: one journey's navigation hung, the next test hung 90 s).
  */
 export async function withOwnBrowser(run: (browser: Browser) => Promise<void>): Promise<void> {
@@ -122,7 +120,7 @@ export async function withOwnBrowser(run: (browser: Browser) => Promise<void>): 
   try {
     await run(browser);
   } finally {
-    await Promise.race([browser.close(), Bun.sleep(BROWSER_CLOSE_MS)]);
+    await closeBrowser(browser);
   }
 }
 

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { consoleTranslator, type Lang } from "../../widget/console/i18n.ts";
 import { REPO, tempDir } from "../cli/cliHarness.ts";
-import { launchChromium } from "./browser.ts";
+import { closeBrowser, launchChromium } from "./browser.ts";
 import { consolePage, startConsoleServer, withServerOutput, type ConsoleServer } from "./consoleHarness.ts";
 import { passesWithin } from "../support/eventually.ts";
 
@@ -58,7 +58,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await Promise.all(servers.map((server) => server.stop()));
   folder.remove();
 }, 30_000);

@@ -14,7 +14,7 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { launchChromium } from "./browser.ts";
+import { closeBrowser, launchChromium } from "./browser.ts";
 import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
@@ -51,7 +51,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await partner?.stop();
   await server?.close();
 });

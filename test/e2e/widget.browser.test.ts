@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { launchChromium } from "./browser.ts";
+import { closeBrowser, launchChromium } from "./browser.ts";
 import { startPartnerSite, type PartnerSite } from "./partnerSite.ts";
 
 const OUTPUT = join(import.meta.dir, "screenshots");
@@ -62,7 +62,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeBrowser(browser);
   await partner?.stop();
   await server?.close();
 });
