@@ -1,6 +1,7 @@
 import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { CodedError, kindOf, type ErrorCode } from "../schemas/errorCodes.ts";
+import type { Language } from "../schemas/language.ts";
 import { frenchMessage, UNKNOWN_FIELD_FR } from "./frenchIssues.ts";
 import { isBusyLock, storageFaultOf, type StorageFault } from "../storage/storageFault.ts";
 
@@ -134,7 +135,7 @@ export function toPublicError(error: unknown): PublicError {
 }
 
 /** A failure's field issues in a language: French only when asked (made then), else the English as made. */
-export function issuesIn(language: "en" | "fr" | undefined, failure: PublicError): FieldIssue[] | undefined {
+export function issuesIn(language: Language | undefined, failure: PublicError): FieldIssue[] | undefined {
   return language === "fr" && failure.frenchIssues ? failure.frenchIssues() : failure.issues;
 }
 
@@ -157,7 +158,7 @@ function findZodError(error: TRPCError): z.ZodError | undefined {
  * message is frenchMessage's; which lines are distinct is decided on the English either way, so
  * both languages list the same paths in the same order.
  */
-export function describeIssues(error: z.ZodError, language: "en" | "fr" = "en"): FieldIssue[] {
+export function describeIssues(error: z.ZodError, language: Language = "en"): FieldIssue[] {
   const seen = new Set<string>();
   const out: FieldIssue[] = [];
   for (const issue of error.issues) {

@@ -1,5 +1,5 @@
 import type { ErrorCode } from "../schemas/errorCodes.ts";
-import type { Language } from "./http/acceptLanguage.ts";
+import type { Language } from "../schemas/language.ts";
 
 /** What every error answer knows besides its code, for a message in another language. */
 export interface MessageFacts {

@@ -1,4 +1,5 @@
 import { CodedError } from "../schemas/errorCodes.ts";
+import type { Language } from "../schemas/language.ts";
 import { initTRPC } from "@trpc/server";
 import superjson from "superjson";
 import { formatTrpcError } from "../adapters/trpc/errorFormatter.ts";
@@ -20,7 +21,7 @@ export interface Context {
    * The language the request asked for (Accept-Language), where the surface has one (REST,
    * console, tRPC): errors are worded in it. Absent means English (MCP has none).
    */
-  language?: "en" | "fr";
+  language?: Language;
   /** The request's idempotency key, when it sent one (read by procedures whose meta says idempotent). */
   idempotency?: IdempotencyRequest;
 }

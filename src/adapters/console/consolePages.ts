@@ -1,4 +1,4 @@
-import type { Language } from "../http/acceptLanguage.ts";
+import type { Language } from "../../schemas/language.ts";
 import { PAGE_CSS } from "./consoleHeaders.ts";
 
 /** The console's server-made HTML: the app's shell and the pages shown without a session. */

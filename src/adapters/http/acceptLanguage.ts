@@ -1,7 +1,5 @@
-/** The languages the server words its answers in: English, and French on request. */
-export type Language = "en" | "fr";
+import { LANGUAGES, type Language } from "../../schemas/language.ts";
 
-const SUPPORTED: readonly Language[] = ["en", "fr"];
 /** A q-value as RFC 9110 writes it (0, 0.5, 1.000…): anchored, no nested repeats, so linear. */
 const Q_VALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 /** Ranges read at most: a header longer than any browser sends is not read further. */
@@ -21,7 +19,7 @@ export function preferredLanguage(header: string | null | undefined): Language {
   for (const range of ranges) {
     const [tag = "", ...params] = range.split(";");
     const primary = tag.trim().toLowerCase().split("-", 1)[0]!;
-    const language = primary === "*" ? "en" : SUPPORTED.find((l) => l === primary);
+    const language = primary === "*" ? "en" : LANGUAGES.find((l) => l === primary);
     if (language === undefined) continue;
     const weight = weightOf(params);
     if (weight > bestWeight) {

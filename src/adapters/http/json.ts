@@ -1,7 +1,7 @@
 import { errorFields, issuesIn, statusOf, type PublicError } from "../errorVocabulary.ts";
 import { inLanguage, type MessageFacts } from "../frenchErrors.ts";
 import type { ErrorCode } from "../../schemas/errorCodes.ts";
-import type { Language } from "./acceptLanguage.ts";
+import type { Language } from "../../schemas/language.ts";
 
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 

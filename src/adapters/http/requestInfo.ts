@@ -1,4 +1,4 @@
-import type { Language } from "./acceptLanguage.ts";
+import type { Language } from "../../schemas/language.ts";
 import type { ResponseSocket } from "./pacedStream.ts";
 
 /** Facts about one HTTP request that adapters fill in and the access log reads. */

@@ -3,7 +3,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { ErrorCode } from "../../schemas/errorCodes.ts";
 import { errorDocs, issuesIn, toPublicError, type FieldIssue } from "../errorVocabulary.ts";
 import { inLanguage } from "../frenchErrors.ts";
-import type { Language } from "../http/acceptLanguage.ts";
+import type { Language } from "../../schemas/language.ts";
 
 export interface SafeErrorShape {
   message: string;

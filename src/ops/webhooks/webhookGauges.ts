@@ -1,4 +1,4 @@
-import type { OutboxGauges } from "../../storage/stores/webhookOutboxGauges.ts";
+import { DISABLED_KINDS, type OutboxGauges } from "../../storage/stores/webhookOutboxGauges.ts";
 import { ATTEMPT_OUTCOMES, type WebhookAttemptCounts } from "./attemptCounts.ts";
 
 /**
@@ -24,6 +24,6 @@ export function webhookGauges(outbox: OutboxGauges | undefined, attempts: Webhoo
     `broker_directory_webhook_oldest_pending_age_seconds ${age.toFixed(3)}`,
     "# HELP broker_directory_webhook_endpoints_disabled Webhook endpoints disabled, by reason (gone: answered 410; failing: failed for the whole retry window; workspace: disabled by its workspace).",
     "# TYPE broker_directory_webhook_endpoints_disabled gauge",
-    ...(["gone", "failing", "workspace"] as const).map((reason) => `broker_directory_webhook_endpoints_disabled{reason="${reason}"} ${outbox.disabledEndpoints[reason]}`),
+    ...DISABLED_KINDS.map((reason) => `broker_directory_webhook_endpoints_disabled{reason="${reason}"} ${outbox.disabledEndpoints[reason]}`),
   ];
 }

@@ -6,7 +6,8 @@ import { row, rows, type Executor } from "../executor.ts";
 export const PENDING_COUNT_CAP = 100_000;
 
 /** Why endpoints are disabled, as /metrics labels them (failing: the whole give-up window in a row). */
-export type DisabledKind = "gone" | "failing" | "workspace";
+export const DISABLED_KINDS = ["gone", "failing", "workspace"] as const;
+export type DisabledKind = (typeof DISABLED_KINDS)[number];
 
 export interface OutboxGauges {
   /** Deliveries waiting to be sent to an enabled endpoint (at most PENDING_COUNT_CAP). */
