@@ -40,6 +40,7 @@ import { memoryOf } from "./bench/processMemory.ts";
 import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
 import { measureLoggingCost } from "./bench/loggingCost.ts";
 import { measureWebhookDrain } from "./bench/webhookDrain.ts";
+import { measureLeadPathCost } from "./bench/leadPathCost.ts";
 import { logOffset, serverTimesSince } from "./bench/serverTimes.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
 import { PEER_SCENARIOS, peerRequests, startPeer } from "./bench/peer.ts";
@@ -249,7 +250,8 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     const peak = peakRssBytes(server.proc.pid);
     await Bun.sleep(IDLE_SETTLE_MS);
     const rssAnonBytesIdle = memoryOf(server.proc.pid).rssAnon;
-    const loggingCost = logLevel === "info" ? await loggingCostOf(db, dir, scenarios) : undefined;
+    const leadPathCost = await leadPathCostOf(server.url, scenarios);
+    const loggingCost = logLevel === "info" ? await loggingCostOf(db, dir, scenarios, hooksEnv) : undefined;
     const webhookDrain = await measureWebhookDrain(app, db, dir, () => hooksReceived, hooksEnv);
     return {
       date: new Date().toISOString(),
@@ -272,6 +274,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       readFloors,
       peer,
       scenarios: records,
+      ...(leadPathCost ? { leadPathCost } : {}),
       ...(loggingCost ? { loggingCost } : {}),
       ...(webhookDrain ? { webhookDrain } : {}),
     };
@@ -281,15 +284,26 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
   }
 }
 
+/** What a key and an endpoint add to a lead POST, in turns on the same server (when (13), (14) and (15) all ran). */
+async function leadPathCostOf(url: string, scenarios: Scenario[]) {
+  const requestsOf = (id: ScenarioId) => scenarios.find((s) => s.id === id)?.requests;
+  const [lead, keyed, hooked] = [requestsOf("lead"), requestsOf("leadKeyed"), requestsOf("leadHooked")];
+  if (!lead || !keyed || !hooked) return undefined;
+  console.log("lead POST costs: (13), (14), (15) in turns…");
+  const cost = await measureLeadPathCost(url, { lead, keyed, hooked }, load);
+  console.log(`idempotency key costs ${Math.round(cost.idempotencyCost * 100)} %, one webhook endpoint (the outbox) ${Math.round(cost.outboxCost * 100)} % of lead throughput`);
+  return cost;
+}
+
 /**
  * The access log's cost on the hot list and /healthz (those measured in this run): fresh servers
  * at info and at warn, in 2-second turns (seven of each: the machine drifts more than the log costs).
  */
-async function loggingCostOf(db: string, dir: string, scenarios: Scenario[]) {
+async function loggingCostOf(db: string, dir: string, scenarios: Scenario[], env: Record<string, string>) {
   const measured = scenarios.filter((s) => s.id === "list" || s.id === "healthz");
   if (measured.length === 0) return undefined;
   console.log("access log cost: info against warn, in turns…");
-  const costs = await measureLoggingCost(app, { db, dir, warmupSeconds, load: { ...load, durationSeconds: 2 }, scenarios: measured });
+  const costs = await measureLoggingCost(app, { db, dir, warmupSeconds, load: { ...load, durationSeconds: 2 }, scenarios: measured, env });
   for (const c of costs) console.log(`${c.scenario}: info ${c.infoRequestsPerSecond.toLocaleString("en-CA")} req/s, warn ${c.warnRequestsPerSecond.toLocaleString("en-CA")} req/s: the access log costs ${Math.round(c.cost * 100)} %`);
   return costs;
 }

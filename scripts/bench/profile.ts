@@ -40,7 +40,8 @@ const keys = Object.fromEntries(SCENARIO_IDS.map((id) => [id, secret])) as Recor
 const scenario = buildScenarios(db, keys).find((s) => s.id === scenarioId)!;
 // As bench.ts does for (15): an endpoint wanting lead.created, answered at once in this process.
 const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(null, { status: 204 }) });
-const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true" };
+// Delivery off, as in the bench: (15) measures what a lead costs with its outbox rows, not the sending.
+const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true", WEBHOOKS_DELIVERY: "false" };
 if (HOOKED_SCENARIOS.includes(scenarioId)) {
   runCli(app, ["webhooks", "create", "--workspace", "profile", "--url", `http://127.0.0.1:${receiver.port}/hook`, "--events", "lead.created", "--db", db], work, hooksEnv);
 }

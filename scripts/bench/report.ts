@@ -2,6 +2,7 @@
 import { cpus, release, totalmem } from "node:os";
 import type { CpuShare } from "./cpuUsage.ts";
 import type { LoggingCost } from "./loggingCost.ts";
+import type { LeadPathCost } from "./leadPathCost.ts";
 import type { WebhookDrainRecord } from "./webhookDrain.ts";
 import type { ReplicaStartMeasure, ReplicaStartRecord } from "./replicaStart.ts";
 import type { ServerTimes } from "./serverTimes.ts";
@@ -72,6 +73,8 @@ export interface BenchRecord {
   /** Absent in runs before 2026-11-26 (issue 30). */
   peer?: PeerRecord;
   scenarios: ScenarioRecord[];
+  /** What an idempotency key and a webhook endpoint add to a lead POST, in turns (scripts/bench/leadPathCost.ts). */
+  leadPathCost?: LeadPathCost;
   /** At log level info: what the access log costs against warn (scripts/bench/loggingCost.ts). */
   loggingCost?: LoggingCost[];
   /** Scenario (15)'s webhook deliveries, sent afterwards by an instance doing nothing else (scripts/bench/webhookDrain.ts). */
@@ -125,6 +128,11 @@ export function summaryLines(record: BenchRecord): string[] {
       (record.rssAnonBytesIdle === undefined ? "" : `, and after 2.5 s quiet ${mb(record.rssAnonBytesIdle)}`),
     `${record.server.describe}, log level ${record.server.logLevel}; ${record.loadGenerator}, ${record.settings.threads} thread, ` +
       `${record.settings.connections} connections, ${record.settings.durationSeconds} s per scenario after ${record.settings.warmupSeconds} s warm-up`,
+    ...(record.leadPathCost
+      ? [
+          `lead POST in ${record.leadPathCost.turns} turns of (13), (14), (15): an idempotency key costs ${(record.leadPathCost.idempotencyCost * 100).toFixed(1)} %, one webhook endpoint (the outbox) ${(record.leadPathCost.outboxCost * 100).toFixed(1)} % of lead throughput (medians ${fmt(record.leadPathCost.leadRequestsPerSecond)}, ${fmt(record.leadPathCost.keyedRequestsPerSecond)}, ${fmt(record.leadPathCost.hookedRequestsPerSecond)} req/s; target under 15 %)`,
+        ]
+      : []),
     ...(record.loggingCost ?? []).map(
       (c) =>
         `access log cost on ${c.scenario}: ${Math.round(c.cost * 100)} % (info ${fmt(c.infoRequestsPerSecond)} req/s against warn ${fmt(c.warnRequestsPerSecond)}, medians of ${c.turns} turns each)`,

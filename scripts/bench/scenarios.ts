@@ -189,7 +189,7 @@ function leadScenario(id: ScenarioId, label: string, headers: Record<string, str
   return {
     id,
     label,
-    sample: `POST ${JSON.stringify(LEAD_BODY)}${uniqueHeader ? `, ${uniqueHeader}: bench-<thread>-<n> (new each request)` : ""}`,
+    sample: `POST ${JSON.stringify(LEAD_BODY)}${uniqueHeader ? `, ${uniqueHeader}: bench-<run>-<thread>-<n> (new each request)` : ""}`,
     requests: [{ method: "POST", path: "/api/v1/leads", headers: sent, body: JSON.stringify(LEAD_BODY), uniqueHeader }],
     expectStatus: 201,
   };

@@ -17,9 +17,13 @@ export interface LoadRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  /** Append `&pass=<n>` (n counts the times the list was cycled), so no URL ever repeats. */
+  /** Append `&pass=<run>-<thread>-<n>` (n counts the times the list was cycled, run is new at each wrk run), so no URL ever repeats. */
   uniquePerPass?: boolean;
-  /** A header whose value gets `<thread>-<n>` appended, n counting this thread's requests: a new value every request (idempotency keys). */
+  /**
+   * A header whose value gets `<run>-<thread>-<n>` appended, n counting this thread's requests and
+   * run new at each wrk run: a new value every request (idempotency keys), never one an earlier
+   * run (the warm-up, the turn before) sent, which would be answered as a replay.
+   */
   uniqueHeader?: string;
 }
 
@@ -122,7 +126,7 @@ const luaString = (s: string) => `"${s.replace(/[\\"]/g, "\\$&").replace(/\n/g, 
  * The Lua scenario: requests are formatted once in init() and cycled in request(), each
  * thread starting at its own offset; done() prints one JSON line with the percentiles.
  */
-function luaScript(requests: LoadRequest[]): string {
+function luaScript(requests: LoadRequest[], run = crypto.randomUUID().slice(0, 8)): string {
   const table = requests
     .map((r) => {
       const headers = Object.entries(r.headers).map(([k, v]) => `[${luaString(k)}]=${luaString(v)}`).join(",");
@@ -160,11 +164,11 @@ function request()
     sent = sent + 1
     local headers = {}
     for name, value in pairs(spec[3]) do headers[name] = value end
-    headers[spec[6]] = spec[3][spec[6]] .. (offset or 0) .. "-" .. sent
+    headers[spec[6]] = spec[3][spec[6]] .. "${run}-" .. (offset or 0) .. "-" .. sent
     return wrk.format(spec[1], spec[2], headers, spec[4])
   end
   if spec[5] then
-    return wrk.format(spec[1], spec[2] .. "&pass=" .. (offset or 0) .. "-" .. pass, spec[3], spec[4])
+    return wrk.format(spec[1], spec[2] .. "&pass=${run}-" .. (offset or 0) .. "-" .. pass, spec[3], spec[4])
   end
   return formatted[i]
 end
