@@ -18,6 +18,7 @@ import auditAppendOnly from "./migrations/0015_audit_append_only.sql" with { typ
 import webhooks from "./migrations/0016_webhooks.sql" with { type: "text" };
 import reviewsCreatedIndex from "./migrations/0017_reviews_created_index.sql" with { type: "text" };
 import importSkipsReviewRowTriggers from "./migrations/0018_import_skips_review_row_triggers.sql" with { type: "text" };
+import webhookFanout from "./migrations/0019_webhook_fanout.sql" with { type: "text" };
 
 /**
  * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0016_webhooks", sql: webhooks },
   { tag: "0017_reviews_created_index", sql: reviewsCreatedIndex },
   { tag: "0018_import_skips_review_row_triggers", sql: importSkipsReviewRowTriggers },
+  { tag: "0019_webhook_fanout", sql: webhookFanout },
 ];
 
 export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

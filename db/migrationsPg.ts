@@ -8,6 +8,7 @@ import importKeysAndAudit from "./migrations-pg/0005_import_keys_and_audit.sql" 
 import auditAppendOnly from "./migrations-pg/0006_audit_append_only.sql" with { type: "text" };
 import webhooks from "./migrations-pg/0007_webhooks.sql" with { type: "text" };
 import reviewsCreatedIndex from "./migrations-pg/0008_reviews_created_index.sql" with { type: "text" };
+import webhookEventEndpoints from "./migrations-pg/0009_webhook_event_endpoints.sql" with { type: "text" };
 
 /**
  * The PostgreSQL migrations (drizzle-kit's output for db/schema.pg.ts, plus hand-written ones
@@ -24,6 +25,7 @@ export const PG_MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0006_audit_append_only", sql: auditAppendOnly },
   { tag: "0007_webhooks", sql: webhooks },
   { tag: "0008_reviews_created_index", sql: reviewsCreatedIndex },
+  { tag: "0009_webhook_event_endpoints", sql: webhookEventEndpoints },
 ];
 
 export const PG_JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

@@ -447,6 +447,13 @@ export const webhookEvents = pgTable("webhook_events", {
   type: text("type").notNull(),
   data: jsonb("data").$type<Record<string, unknown>>().notNull(),
   createdAt: bigint("created_at", { mode: "number" }).notNull(),
+  /**
+   * SQLite: the endpoints that wanted the event when it was written. The lead's or quote's write
+   * stores only this row; the deliverer turns it into one delivery per endpoint later, in batches
+   * (WebhookStore.fanOut, its place kept in meta's webhook_fanout). Null where the deliveries were
+   * written with the event (PostgreSQL, test events).
+   */
+  endpointIds: jsonb("endpoint_ids").$type<string[]>(),
 });
 
 /**

@@ -385,6 +385,11 @@ export const tables = {
       type: text().notNull(),
       data: json("Record<string, unknown>").notNull(),
       createdAt: millis().notNull(),
+      endpointIds: json("string[]").doc(`SQLite: the endpoints that wanted the event when it was
+        written. The lead's or quote's write stores only this row; the deliverer turns it into one
+        delivery per endpoint later, in batches (WebhookStore.fanOut, its place kept in meta's
+        webhook_fanout). Null where the deliveries were written with the event (PostgreSQL, test
+        events).`),
     },
   }),
 

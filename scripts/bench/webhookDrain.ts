@@ -1,8 +1,8 @@
 /**
  * Webhook delivery throughput, apart from the lead POST (issue 28's bench). The bench's server runs
  * with WEBHOOKS_DELIVERY=false, so scenario (15) measures what a lead costs with an endpoint to
- * tell: its event and delivery rows, written in its transaction (the outbox). Those deliveries are
- * then sent here by a second instance over the same database, which does nothing else: the
+ * tell: its event, written in its transaction (the outbox). Its deliveries are then made and
+ * sent here by a second instance over the same database, which does nothing else: the
  * deliveries it sends per second to the bench's receiver (loopback, 204 at once; a new connection
  * each, as to a real endpoint) is what one instance delivers on this machine.
  */
@@ -44,10 +44,15 @@ export async function measureWebhookDrain(
   }
 }
 
+/** Deliveries not yet sent: the pending rows, and those the outbox's waiting events will make (src/storage/stores/webhookFanout.ts). */
 function pendingDeliveries(path: string): number {
   const db = new Database(path, { readonly: true });
   try {
-    return db.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get()!.n;
+    const rows = db.query<{ n: number }, []>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get()!.n;
+    const waiting = db
+      .query<{ n: number | null }, []>("SELECT sum(json_array_length(endpoint_ids)) AS n FROM webhook_events WHERE rowid > (SELECT value FROM meta WHERE key = 'webhook_fanout')")
+      .get()!.n;
+    return rows + (waiting ?? 0);
   } finally {
     db.close();
   }

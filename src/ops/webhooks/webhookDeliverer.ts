@@ -2,6 +2,7 @@ import { failingReason } from "../../domain/webhooks/disabledReason.ts";
 import { outcomeOfStatus, retryDelayMs } from "../../domain/webhooks/retrySchedule.ts";
 import type { Logger } from "../../log.ts";
 import type { ClaimedDelivery, WebhookStore } from "../../storage/stores/webhookStore.ts";
+import { FANOUT_BATCH } from "../../storage/stores/webhookFanout.ts";
 import { WebhookAttemptCounts } from "./attemptCounts.ts";
 import type { DeliveryBell } from "./deliveryBell.ts";
 import { AddressRefused, pinnedPost, type Resolve } from "./pinnedFetch.ts";
@@ -30,7 +31,8 @@ const STOP_GRACE_MS = 2_000;
 
 /**
  * Sends the outbox's deliveries (issue 28), in the background of every instance: nothing on the
- * request path waits for it. It claims due deliveries (WebhookStore.claimDue: one instance at a
+ * request path waits for it. With SQLite it first makes the deliveries of the events the outbox
+ * holds (WebhookStore.fanOut: the request's write stores the event alone). It claims due deliveries (WebhookStore.claimDue: one instance at a
  * time per delivery, a lease that outlives the attempt's deadline), posts each signed event
  * through the SSRF guard (pinnedPost), and records how it went: 2xx delivered, 410 disables the
  * endpoint, anything else (3xx included, a timeout, a refusal) is retried with backoff and
@@ -100,6 +102,9 @@ export class WebhookDeliverer {
   private async look(): Promise<void> {
     let next = POLL_MS;
     try {
+      // SQLite's outbox holds events; their deliveries are made here, a batch at a time.
+      const fanned = await this.store.fanOut();
+      if (fanned === FANOUT_BATCH) next = 0;
       const free = MAX_IN_FLIGHT - this.inFlight.size;
       const now = this.now();
       const due = free > 0 ? await this.store.nextDueAt() : undefined;
@@ -109,7 +114,7 @@ export class WebhookDeliverer {
         // More may be due: look again as soon as this look ends.
         if (claimed.length === free) next = 0;
       } else if (due !== undefined) {
-        next = Math.min(POLL_MS, due - now);
+        next = Math.min(next, due - now);
       }
       if (this.claimsFailing) this.log.info("webhook deliveries claimed again");
       this.claimsFailing = false;

@@ -28,13 +28,18 @@ interface Subscriber {
 }
 
 /**
- * Writes events to the outbox inside a store's write (LeadStore, QuoteStore): for every enabled
- * endpoint of the event's workspace that wants its type, nothing when none does, so a workspace
+ * Writes events to the outbox inside a store's write (LeadStore, QuoteStore), for the enabled
+ * endpoints of the event's workspace that want its type; nothing when none does, so a workspace
  * without webhooks pays one indexed read per lead or quote. This is where the dialects differ:
- * SQLite runs the read and the two inserts as statements prepared once (SqliteOutbox), since
- * drizzle's build cost a lead 50 µs for the read and 110 µs with the inserts (the lead POST must
- * stay cheap); PostgreSQL runs the executor's queries (enqueueEvent, which test/http/webhooks runs
- * on both dialects through the test event).
+ * - SQLite writes the event alone, with the ids of the endpoints that want it, through statements
+ *   prepared once (SqliteOutbox): the deliveries are made later by the deliverer, a batch of events
+ *   at a time (WebhookFanout). A lead POST then writes one row more, not two: with the deliveries
+ *   (a row and two indexes more) in its transaction the outbox cost 18 % of lead throughput in
+ *   the bench's turns, without them 12 % (issue 28: under 15 %).
+ * - PostgreSQL writes the event and its deliveries together through the executor's queries
+ *   (enqueueEvent, which test/http/webhooks runs on both dialects through the test event): it has
+ *   no commit order to fan out by (see WebhookFanout), and a statement's round trip, not its rows,
+ *   is what a write costs there.
  */
 export class WebhookOutbox {
   private readonly sqlite: SqliteOutbox | undefined;
@@ -59,28 +64,23 @@ export class WebhookOutbox {
 class SqliteOutbox {
   private readonly endpointsOf;
   private readonly insertEvent;
-  private readonly insertDelivery;
 
   constructor(x: SqliteExecutor) {
     const client = x.db.$client;
     this.endpointsOf = client.prepare<{ id: string; events: string }, [string]>(
       "SELECT id, events FROM webhook_endpoints WHERE workspace_id = ? AND disabled_at IS NULL",
     );
-    this.insertEvent = client.prepare<never, [string, string, string, string, number]>(
-      "INSERT INTO webhook_events (id, workspace_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
-    );
-    this.insertDelivery = client.prepare<never, [string, string, string, number, number]>(
-      "INSERT INTO webhook_deliveries (event_id, endpoint_id, workspace_id, status, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, 'pending', 0, ?, ?)",
+    this.insertEvent = client.prepare<never, [string, string, string, string, number, string]>(
+      "INSERT INTO webhook_events (id, workspace_id, type, data, created_at, endpoint_ids) VALUES (?, ?, ?, ?, ?, ?)",
     );
   }
 
-  /** The same rows as enqueueEvent writes (data as drizzle's JSON mode writes it). */
+  /** The event and the endpoints that want it (data and endpoint_ids as drizzle's JSON mode writes them); WebhookFanout makes the deliveries. */
   write(event: OutboxEvent): number {
     const endpoints = this.endpointsOf.all(event.workspaceId).map((e) => ({ id: e.id, events: JSON.parse(e.events) as string[] }));
     const wanted = wantedBy(endpoints, event.type);
     if (wanted.length === 0) return 0;
-    this.insertEvent.run(event.id, event.workspaceId, event.type, JSON.stringify(event.data), event.createdAt);
-    for (const endpointId of wanted) this.insertDelivery.run(event.id, endpointId, event.workspaceId, event.createdAt, event.createdAt);
+    this.insertEvent.run(event.id, event.workspaceId, event.type, JSON.stringify(event.data), event.createdAt, JSON.stringify(wanted));
     return wanted.length;
   }
 }

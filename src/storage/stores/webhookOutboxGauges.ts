@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, isNotNull, isNull, min } from "drizzle-orm";
 import { readDisabledReason } from "../../domain/webhooks/disabledReason.ts";
 import { row, rows, type Executor } from "../executor.ts";
+import type { FanoutBacklog } from "./webhookFanout.ts";
 
 /** Pending deliveries one scrape reads at most: beyond this the gauge says "this many or more". */
 export const PENDING_COUNT_CAP = 100_000;
@@ -43,4 +44,18 @@ export async function readOutboxGauges(x: Executor): Promise<OutboxGauges> {
     const oldest = backlog?.oldest;
     return { pending: Number(backlog?.n ?? 0), oldestPendingAt: oldest == null ? null : Number(oldest), disabledEndpoints };
   });
+}
+
+/**
+ * The gauges with the deliveries SQLite's waiting events will make (webhookFanout.ts): pending
+ * as soon as the lead is committed, though their rows are written when the deliverer fans them
+ * out. Still capped: "this many or more".
+ */
+export function withWaitingEvents(gauges: OutboxGauges, waiting: FanoutBacklog): OutboxGauges {
+  const oldest = [gauges.oldestPendingAt, waiting.oldestAt].filter((at): at is number => at !== null);
+  return {
+    ...gauges,
+    pending: Math.min(PENDING_COUNT_CAP, gauges.pending + waiting.deliveries),
+    oldestPendingAt: oldest.length === 0 ? null : Math.min(...oldest),
+  };
 }

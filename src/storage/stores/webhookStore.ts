@@ -4,7 +4,8 @@ import { row, rows, run, type Awaitable, type Db, type Executor, type Op, type T
 import { storable } from "../storableText.ts";
 import { GONE_REASON, WORKSPACE_REASON } from "../../domain/webhooks/disabledReason.ts";
 import { enqueueEvent, type OutboxEvent } from "./webhookOutbox.ts";
-import { readOutboxGauges, type OutboxGauges } from "./webhookOutboxGauges.ts";
+import { PENDING_COUNT_CAP, readOutboxGauges, withWaitingEvents, type OutboxGauges } from "./webhookOutboxGauges.ts";
+import { WebhookFanout } from "./webhookFanout.ts";
 
 export type StoredEndpoint = typeof webhookEndpoints.$inferSelect;
 export type StoredDelivery = typeof webhookDeliveries.$inferSelect;
@@ -67,9 +68,19 @@ export const WEBHOOK_PURGE_BATCH = 500;
 export class WebhookStore {
   /** The deliverer's statements that run for every delivery, prepared (Executor.prepare). */
   private readonly hot;
+  private readonly fanout: WebhookFanout;
 
   constructor(private readonly x: Executor) {
     this.hot = deliveryStatements(x);
+    this.fanout = new WebhookFanout(x);
+  }
+
+  /**
+   * Makes the deliveries of the events waiting in SQLite's outbox, up to FANOUT_BATCH of them;
+   * answers how many events it took (FANOUT_BATCH: more may wait). Nothing to do with PostgreSQL.
+   */
+  fanOut(): Promise<number> {
+    return this.fanout.run();
   }
 
   /** Registers the endpoint unless the workspace has `max` already (under its lock, so two at once cannot pass it). */
@@ -189,8 +200,8 @@ export class WebhookStore {
   }
 
   /** The outbox's backlog and disabled endpoints, for /metrics (across workspaces, like the deliverer's reads). */
-  outboxGauges(): Promise<OutboxGauges> {
-    return readOutboxGauges(this.x);
+  async outboxGauges(): Promise<OutboxGauges> {
+    return withWaitingEvents(await readOutboxGauges(this.x), this.fanout.backlog(PENDING_COUNT_CAP));
   }
 
   /** When the next pending delivery to an enabled endpoint is due, or undefined: a read, so an idle deliverer writes nothing. */
