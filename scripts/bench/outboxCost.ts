@@ -14,9 +14,10 @@ import { join } from "node:path";
 import { closeDatabase, openDatabase } from "../../src/storage/sqlite/database.ts";
 import { migrate } from "../../src/storage/sqlite/migrate.ts";
 import { SqliteExecutor } from "../../src/storage/sqlite/sqliteExecutor.ts";
-import { LeadStore, type StoredLead } from "../../src/storage/stores/leadStore.ts";
+import { LeadStore } from "../../src/storage/stores/leadStore.ts";
 import { WebhookFanout } from "../../src/storage/stores/webhookFanout.ts";
 import { newEventId } from "../../src/storage/stores/webhookOutbox.ts";
+import { storedLead } from "../../test/support/storedLead.ts";
 
 const N = 20_000;
 const TURN = 30;
@@ -31,32 +32,15 @@ db.$client.run(
 );
 const store = new LeadStore(SqliteExecutor.of(db));
 const fanout = new WebhookFanout(SqliteExecutor.of(db));
-
-function lead(workspaceId: string): StoredLead {
-  const now = Date.now();
-  return {
-    id: `ld_${crypto.randomUUID().replaceAll("-", "")}`,
-    workspaceId,
-    name: "Bench Lead",
-    email: "bench@example.ca",
-    phone: "+14165550199",
-    insuranceType: "Home",
-    notes: null,
-    brokerSlug: null,
-    quoteId: null,
-    source: "rest",
-    status: "new",
-    createdAt: now,
-  };
-}
+let made = 0;
 
 const perOp: Record<string, number[]> = {};
 for (let round = 0; round < ROUNDS; round++) {
   for (const workspaceId of ["plain", "hooked"]) {
     const startedAt = performance.now();
     for (let done = 0; done < N; done += TURN) {
-      const turn = Array.from({ length: TURN }, () => lead(workspaceId));
-      await Promise.all(turn.map((l) => store.insert(l, { event: { id: newEventId(l.createdAt), workspaceId, type: "lead.created", data: { ...l }, createdAt: l.createdAt } })));
+      const turn = Array.from({ length: TURN }, () => storedLead(workspaceId, made++, { createdAt: Date.now() }));
+      await Promise.all(turn.map((lead) => store.insert(lead, { event: { id: newEventId(lead.createdAt), workspaceId, type: "lead.created", data: { ...lead }, createdAt: lead.createdAt } })));
     }
     (perOp[workspaceId] ??= []).push(((performance.now() - startedAt) * 1000) / N);
   }

@@ -9,9 +9,10 @@ import { expect, test } from "bun:test";
 import { openDatabase, type DirectoryDb } from "../../src/storage/sqlite/database.ts";
 import { migrate } from "../../src/storage/sqlite/migrate.ts";
 import { SqliteExecutor } from "../../src/storage/sqlite/sqliteExecutor.ts";
-import { LeadStore, type StoredLead } from "../../src/storage/stores/leadStore.ts";
+import { LeadStore } from "../../src/storage/stores/leadStore.ts";
 import { FANOUT_BATCH, WebhookFanout } from "../../src/storage/stores/webhookFanout.ts";
 import { newEventId } from "../../src/storage/stores/webhookOutbox.ts";
+import { storedLead } from "../support/storedLead.ts";
 
 function setup(endpoints: string[]) {
   const db = openDatabase(":memory:");
@@ -31,22 +32,9 @@ let made = 0;
 async function writeLeads(leads: LeadStore, n: number): Promise<void> {
   await Promise.all(
     Array.from({ length: n }, () => {
-      const createdAt = 1_000_000 + made;
-      const lead: StoredLead = {
-        id: `ld_${++made}`,
-        workspaceId: "ws",
-        name: "Fan Out",
-        email: "fan@example.ca",
-        phone: "+14165550199",
-        insuranceType: "Home",
-        notes: null,
-        brokerSlug: null,
-        quoteId: null,
-        source: "rest",
-        status: "new",
-        createdAt,
-      };
-      return leads.insert(lead, { event: { id: newEventId(createdAt), workspaceId: "ws", type: "lead.created", data: { id: lead.id }, createdAt } });
+      const lead = storedLead("ws", ++made, { createdAt: 1_000_000 + made });
+      const event = { id: newEventId(lead.createdAt), workspaceId: "ws", type: "lead.created", data: { id: lead.id }, createdAt: lead.createdAt };
+      return leads.insert(lead, { event });
     }),
   );
 }
@@ -59,7 +47,7 @@ test("a lead's write stores the event and the endpoints that want it, and no del
   await writeLeads(leads, 1);
   expect(db.$client.query("SELECT endpoint_ids AS ids FROM webhook_events").all()).toEqual([{ ids: '["we_a","we_b"]' }]);
   expect(db.$client.query("SELECT count(*) AS n FROM webhook_deliveries").get()).toEqual({ n: 0 });
-  expect(fanout.backlog(100)).toEqual({ deliveries: 2, oldestAt: 1_000_000 + made - 1 });
+  expect(fanout.backlog(100)).toEqual({ deliveries: 2, oldestAt: 1_000_000 + made });
 });
 
 test("the fan-out makes one pending delivery per endpoint, in batches, and never twice", async () => {
