@@ -34,8 +34,12 @@ export const createLead = scopedProcedure("leads:write")
     }
     if (problems.length > 0) throw invalidInput(problems);
 
+    const createdAt = ctx.services.now();
     const lead = {
-      id: `ld_${crypto.randomUUID().replaceAll("-", "")}`,
+      // Time-ordered, as quote ids are (createQuote.ts): a random id put each new lead on a random
+      // page of the leads' key, 15 µs of a lead's 38 in the store; the time it reveals is the
+      // lead's createdAt, which only its workspace reads.
+      id: `ld_${Bun.randomUUIDv7("hex", createdAt).replaceAll("-", "")}`,
       workspaceId,
       name: input.name,
       email: input.email,
@@ -46,7 +50,7 @@ export const createLead = scopedProcedure("leads:write")
       quoteId: input.quoteId ?? null,
       source: sourceOf(ctx.surface),
       status: "new",
-      createdAt: ctx.services.now(),
+      createdAt,
     };
     const view = toLeadView(lead);
     // Answered once the lead is committed, with its idempotency record and, for the endpoints
