@@ -71,6 +71,8 @@ export interface SlowBody {
   closed: Promise<{ text: string; ms: number }>;
   /** Stops sending and closes the connection. */
   close(): void;
+  /** This end's port, once connected: names the connection in /proc/net/tcp. */
+  localPort(): number | undefined;
 }
 
 /** A request whose body arrives one byte every `everyMs` and never ends: `head` as in abortedUpload. */
@@ -88,7 +90,10 @@ export function slowBody(url: string, head: string, everyMs: number): SlowBody {
       resolve({ text: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started });
     }),
   );
-  return { closed, close: () => socket.destroy() };
+  // Kept at connect: a closed socket no longer says.
+  let localPort: number | undefined;
+  socket.on("connect", () => (localPort = socket.localPort));
+  return { closed, close: () => socket.destroy(), localPort: () => localPort };
 }
 
 /**
