@@ -18,6 +18,7 @@ import { createLogger } from "../../src/log.ts";
 import { createCaller } from "../../src/router/appRouter.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../src/router/procedureCatalog.ts";
 import type { Context } from "../../src/router/trpc.ts";
+import { median } from "./median.ts";
 
 const { values } = parseArgs({ options: { rounds: { type: "string" }, calls: { type: "string" } } });
 const ROUNDS = Number(values.rounds ?? 9);
@@ -94,9 +95,4 @@ async function timeCalls(run: () => Promise<unknown>, calls: number): Promise<nu
   const start = Bun.nanoseconds();
   for (let i = 0; i < calls; i++) await run();
   return (Bun.nanoseconds() - start) / calls;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }

@@ -9,6 +9,7 @@
  * database grows by the same leads under each.
  */
 import { runWrk, type LoadRequest, type LoadSettings } from "./wrk.ts";
+import { median } from "./median.ts";
 
 export interface LeadPathCost {
   /** Median req/s of each scenario's turns. */
@@ -44,11 +45,6 @@ export async function measureLeadPathCost(
     outboxCost: costOf(rates.hooked),
     turns: TURNS,
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 function round(value: number): number {

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { freePort, startApp, stopProcess, type AppCommand } from "./appProcess.ts";
 import { runWrk, type LoadRequest, type LoadSettings } from "./wrk.ts";
+import { median } from "./median.ts";
 
 export interface LoggingCost {
   scenario: string;
@@ -47,9 +48,4 @@ export async function measureLoggingCost(
   } finally {
     await Promise.all([stopProcess(info), stopProcess(warn)]);
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }

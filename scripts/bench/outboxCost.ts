@@ -18,6 +18,7 @@ import { LeadStore } from "../../src/storage/stores/leadStore.ts";
 import { WebhookFanout } from "../../src/storage/stores/webhookFanout.ts";
 import { newEventId } from "../../src/storage/stores/webhookOutbox.ts";
 import { storedLead } from "../../test/support/storedLead.ts";
+import { median } from "./median.ts";
 
 const N = 20_000;
 const TURN = 30;
@@ -48,7 +49,6 @@ for (let round = 0; round < ROUNDS; round++) {
   while ((await fanout.run()) > 0);
   (perOp["fan-out"] ??= []).push(((performance.now() - fannedAt) * 1000) / N);
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 for (const [name, values] of Object.entries(perOp)) {
   console.log(`${name.padEnd(8)} ${median(values).toFixed(1).padStart(6)} µs ${name === "fan-out" ? "an event" : "a lead  "}  (rounds: ${values.map((v) => v.toFixed(1)).join(", ")})`);
 }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, REPO, startProcess, stopProcess } from "./appProcess.ts";
 import { ensureWrk, runWrk, type LoadRequest } from "./wrk.ts";
+import { median } from "./median.ts";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "4" }, turns: { type: "string", default: "3" } } });
 ensureWrk();
@@ -41,6 +42,5 @@ try {
   await Promise.all([stopProcess(plain), stopProcess(reading)]);
   rmSync(dir, { recursive: true, force: true });
 }
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 const ceiling = median(rates["GET"]!);
 for (const [name, v] of Object.entries(rates)) console.log(`${name.padEnd(18)} ${median(v).toLocaleString("en-CA").padStart(8)} req/s  ${Math.round((median(v) / ceiling) * 100)} % of GET`);

@@ -15,6 +15,7 @@ import { migrate } from "../../src/storage/sqlite/migrate.ts";
 import { SqliteExecutor } from "../../src/storage/sqlite/sqliteExecutor.ts";
 import { QuoteStore, type StoredQuote } from "../../src/storage/stores/quoteStore.ts";
 import { plainExecutor } from "../../test/support/plainExecutor.ts";
+import { median } from "./median.ts";
 
 const N = 20_000;
 const TURN = 200;
@@ -63,7 +64,6 @@ for (let round = 0; round < ROUNDS; round++) {
     record(`find, ${path}`, startedAt);
   }
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 for (const [name, values] of Object.entries(perOp)) {
   console.log(`${name.padEnd(20)} ${median(values).toFixed(1).padStart(6)} µs  (rounds: ${values.map((v) => v.toFixed(1)).join(", ")})`);
 }
