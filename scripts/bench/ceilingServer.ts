@@ -6,7 +6,7 @@
  */
 const [bodyFile, port, readBody] = process.argv.slice(2);
 if (!bodyFile || !port) {
-  console.error("usage: ceilingServer.ts BODY_FILE PORT");
+  console.error("usage: ceilingServer.ts BODY_FILE PORT [--read-body]");
   process.exit(2);
 }
 const body = new Uint8Array(await Bun.file(bodyFile).arrayBuffer());

@@ -3,8 +3,8 @@
  * with its leads but sends nothing, leaving deliveries to the instances that do (an API-only
  * instance; the bench's measure of the outbox alone). The event waits in the outbox with the
  * endpoints that want it (SQLite: its deliveries are made by the deliverer, webhookFanout.ts;
- * PostgreSQL writes them with the event), counted as pending by /metrics; the next instance that delivers, over the same database, makes
- * its delivery and sends it. An endpoint deleted while its event waits gets nothing, and the
+ * PostgreSQL writes them with the event), counted as pending by /metrics; the next instance that
+ * delivers, over the same database, makes its delivery and sends it. An endpoint deleted while its event waits gets nothing, and the
  * event, wanted by no one left, is deleted.
  */
 import { afterAll, expect, test } from "bun:test";

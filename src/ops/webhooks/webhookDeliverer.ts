@@ -32,8 +32,9 @@ const STOP_GRACE_MS = 2_000;
 /**
  * Sends the outbox's deliveries (issue 28), in the background of every instance: nothing on the
  * request path waits for it. With SQLite it first makes the deliveries of the events the outbox
- * holds (WebhookStore.fanOut: the request's write stores the event alone). It claims due deliveries (WebhookStore.claimDue: one instance at a
- * time per delivery, a lease that outlives the attempt's deadline), posts each signed event
+ * holds (WebhookStore.fanOut: the request's write stores the event alone). It claims due
+ * deliveries (WebhookStore.claimDue: one instance at a time per delivery, a lease that outlives
+ * the attempt's deadline), posts each signed event
  * through the SSRF guard (pinnedPost), and records how it went: 2xx delivered, 410 disables the
  * endpoint, anything else (3xx included, a timeout, a refusal) is retried with backoff and
  * jitter until the give-up window ends. A process killed mid-attempt leaves the claim to expire:

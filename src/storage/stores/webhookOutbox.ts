@@ -35,7 +35,7 @@ interface Subscriber {
  *   prepared once (SqliteOutbox): the deliveries are made later by the deliverer, a batch of events
  *   at a time (WebhookFanout). A lead POST then writes one row more, not two: with the deliveries
  *   (a row and two indexes more) in its transaction the outbox cost 18 % of lead throughput in
- *   the bench's turns, without them 12 % (issue 28: under 15 %).
+ *   the bench's turns, without them 6–9 % (issue 28: under 15 %).
  * - PostgreSQL writes the event and its deliveries together through the executor's queries
  *   (enqueueEvent, which test/http/webhooks runs on both dialects through the test event): it has
  *   no commit order to fan out by (see WebhookFanout), and a statement's round trip, not its rows,
