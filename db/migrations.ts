@@ -19,6 +19,7 @@ import webhooks from "./migrations/0016_webhooks.sql" with { type: "text" };
 import reviewsCreatedIndex from "./migrations/0017_reviews_created_index.sql" with { type: "text" };
 import importSkipsReviewRowTriggers from "./migrations/0018_import_skips_review_row_triggers.sql" with { type: "text" };
 import webhookFanout from "./migrations/0019_webhook_fanout.sql" with { type: "text" };
+import detailColumnsRebuildIndex from "./migrations/0020_detail_columns_rebuild_index.sql" with { type: "text" };
 
 /**
  * The migrations drizzle-kit generated, embedded as text so the compiled binary carries them.
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly { tag: string; sql: string }[] = [
   { tag: "0017_reviews_created_index", sql: reviewsCreatedIndex },
   { tag: "0018_import_skips_review_row_triggers", sql: importSkipsReviewRowTriggers },
   { tag: "0019_webhook_fanout", sql: webhookFanout },
+  { tag: "0020_detail_columns_rebuild_index", sql: detailColumnsRebuildIndex },
 ];
 
 export const JOURNAL_TAGS: readonly string[] = journal.entries.map((e) => e.tag);

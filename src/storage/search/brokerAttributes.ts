@@ -1,11 +1,14 @@
 import { PROVINCE_CODES } from "../../domain/provinces.ts";
 import { foldText } from "../../domain/text.ts";
+import { DetailColumns } from "./detailColumns.ts";
 import { ListColumns } from "./listColumns.ts";
 import { OfficeGrid } from "./officeGrid.ts";
 import { officePlaces } from "./officePlaces.ts";
 import { combosOf, type RankCombos } from "./rankCombos.ts";
 import { flattenLists, type RankLists } from "./rankLists.ts";
+import { SlugTable } from "./slugTable.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
+import type { DetailOffice, DetailRow } from "../stores/brokerLookups.ts";
 
 /**
  * The lookup facts of a published broker by id (see BrokerStore.findById): the index keeps
@@ -85,6 +88,9 @@ export class BrokerAttributes {
   readonly officeCombos: RankCombos;
   /** What a list item shows, so a page needs no query. */
   readonly list: ListColumns;
+  /** The rest of a broker's detail, so a detail needs no query either; and the rank of each slug. */
+  private readonly details: DetailColumns;
+  private readonly slugs: SlugTable;
 
   constructor(db: DirectoryDb, rankOfId: Int32Array, n: number) {
     const rankOf = (id: number) => (id < rankOfId.length ? rankOfId[id]! : -1);
@@ -126,6 +132,8 @@ export class BrokerAttributes {
       specialtyLists[rank] = specialtyIds(specialties);
     }
     this.list.seal();
+    this.slugs = new SlugTable(n, (rank) => this.list.nameAndSlug(rank).slug, (rank, slug) => this.list.hasSlug(rank, slug));
+    this.details = DetailColumns.load(db, rankOf, n);
     this.linesOf = flattenLists(lineLists);
     this.languagesOf = flattenLists(languageLists);
     this.specialtiesOf = flattenLists(specialtyLists);
@@ -189,6 +197,20 @@ export class BrokerAttributes {
     return { id, slug, name, reviewCount: this.reviewCount[rank]!, r1: s[at]!, r2: s[at + 1]!, r3: s[at + 2]!, r4: s[at + 3]!, r5: s[at + 4]! };
   }
 
+  /** The rank of the published broker with exactly this slug, or -1. */
+  rankOfSlug(slug: string): number {
+    return this.slugs.rankOf(slug);
+  }
+
+  /** What BrokerLookups.detail reads of the published broker of this rank, from memory. */
+  detail(rank: number, id: number): { row: DetailRow; locations: DetailOffice[] } {
+    const s = this.starCounts;
+    const at = 5 * rank;
+    const { province, city, ...text } = this.list.item(rank, id, this.averageRating[rank]!, this.reviewCount[rank]!, this.verified[rank] === 1);
+    const base = { ...text, id, province, city, rating1: s[at]!, rating2: s[at + 1]!, rating3: s[at + 2]!, rating4: s[at + 3]!, rating5: s[at + 4]! };
+    return { row: this.details.row(rank, base), locations: this.details.offices(rank) };
+  }
+
   private near: NearScratch | undefined;
   /** nearSet's scratch space, one slot (or bit) per rank: `best` all +Infinity and `touchedBits` all 0 (it resets what it writes), the others any. */
   nearScratch(): NearScratch {
@@ -223,7 +245,7 @@ export class BrokerAttributes {
       this.officeStart, this.linesOf.start, this.linesOf.values, this.languagesOf.start, this.languagesOf.values,
       this.specialtiesOf.start, this.specialtiesOf.values,
       ...[this.lineCombos, this.languageCombos, this.officeCombos].flatMap((combos) => [combos.comboOf, combos.lists.start, combos.lists.values])];
-    return arrays.reduce((sum, a) => sum + a.byteLength, this.grid.bytes());
+    return arrays.reduce((sum, a) => sum + a.byteLength, this.grid.bytes() + this.details.bytes() + this.slugs.bytes());
   }
 }
 

@@ -1,26 +1,20 @@
 import type { ProvinceCode } from "../../domain/provinces.ts";
 import type { BrokerListItem } from "../../schemas/broker.ts";
+import { TextColumns } from "./textColumns.ts";
 
-/** Ranks whose text shares one string: 256 brokers' text is about 50 KB, one allocation. */
-const CHUNK_BITS = 8;
-/** A rank's fields, in the order they are kept in its chunk (see ListColumns.bounds). */
+/** A rank's text fields, in the order they are kept (see TextColumns). */
 const NAME = 0;
 const SLUG = 1;
 const DESCRIPTION = 2;
-/** Any character a Latin-1 (8-bit) string cannot hold: such a chunk stays as it is, 2 bytes a character. */
-const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
 /**
  * The text a list item shows (name, slug, description, and the primary office's province and
  * city as the brokers row has them), by rank, held beside the search attributes so a page of
  * results is built without a query. Provinces and cities repeat: each distinct text is kept once.
  *
- * Names, slugs and descriptions are kept end to end in one string per 256 ranks, and a list
- * item takes substrings of it. Kept as 280,000 strings of their own (100,000 brokers), they were
- * allocated between the rows they came from, which are garbage at once: the live text was 26 MB,
- * but the pages it was scattered over held 58 MB after collection. A chunk is also made 8-bit
- * when all its characters fit (SQLite's strings with an accent are 16-bit, 2 bytes a character).
- * Taking the three substrings costs a list item about 60 ns more than reading three strings.
+ * Names, slugs and descriptions are kept end to end in one string per 256 ranks (TextColumns),
+ * and a list item takes substrings of it: about 60 ns more than reading three strings, against
+ * 58 MB of scattered heap pages for 280,000 strings of their own (100,000 brokers).
  *
  * @example
  * const list = new ListColumns(2);
@@ -30,48 +24,27 @@ const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
  * list.nameAndSlug(1); // { name: "Bolt", slug: "bolt" }
  */
 export class ListColumns {
-  private readonly chunks: string[] = [];
-  /**
-   * Rank r's name starts at bounds[4r] of its chunk, its slug at 4r + 1, its description at
-   * 4r + 2, and it ends at 4r + 3. A rank never set keeps all four at 0: empty text.
-   */
-  private readonly bounds: Int32Array;
+  private readonly texts: TextColumns;
   private readonly provinces: string[];
   private readonly cities: string[];
   private readonly places = new Map<string, string>();
-  /** The chunk being written: its pieces, their length so far, and the next rank expected. */
-  private pieces: string[] = [];
-  private written = 0;
-  private nextRank = 0;
-  /** Where a chunk is made 8-bit (see latin1), reused from chunk to chunk. */
-  private scratch = Buffer.alloc(0);
 
-  constructor(private readonly n: number) {
-    this.bounds = new Int32Array(4 * n);
+  constructor(n: number) {
+    this.texts = new TextColumns(n, 3);
     this.provinces = new Array<string>(n).fill("");
     this.cities = new Array<string>(n).fill("");
   }
 
   /** A rank's text; ranks come in increasing order (a rank skipped shows empty text), then seal(). */
   set(rank: number, name: string, slug: string, description: string, province: string, city: string): void {
-    if (rank < this.nextRank || rank >= this.n) throw new Error(`list text for rank ${rank} out of order (next is ${this.nextRank})`);
-    this.openChunkOf(rank);
-    const at = 4 * rank;
-    this.bounds[at] = this.written;
-    this.bounds[at + 1] = this.written += name.length;
-    this.bounds[at + 2] = this.written += slug.length;
-    this.bounds[at + 3] = this.written += description.length;
-    this.pieces.push(name, slug, description);
+    this.texts.set(rank, [name, slug, description]);
     this.provinces[rank] = this.shared(province);
     this.cities[rank] = this.shared(city);
-    this.nextRank = rank + 1;
   }
 
-  /** Ends the writing: the last chunk is made, the ranks never set show empty text. */
+  /** Ends the writing: the ranks never set show empty text. */
   seal(): void {
-    if (this.n > 0) this.openChunkOf(this.n - 1);
-    this.closeChunk();
-    this.scratch = Buffer.alloc(0);
+    this.texts.seal();
   }
 
   /** The list item of a rank, with the ratings and mark the attributes hold (kept current by review deltas). */
@@ -93,29 +66,14 @@ export class ListColumns {
     return { name: this.text(rank, NAME), slug: this.text(rank, SLUG) };
   }
 
-  /** One of a rank's three texts: a substring of its chunk, between that field's bound and the next. */
+  /** Whether a rank's slug is exactly `slug` (see SlugTable), without making the substring. */
+  hasSlug(rank: number, slug: string): boolean {
+    return this.texts.equals(rank, SLUG, slug);
+  }
+
+  /** One of a rank's three texts (never null: they are all written as strings). */
   private text(rank: number, field: typeof NAME | typeof SLUG | typeof DESCRIPTION): string {
-    const at = 4 * rank + field;
-    return (this.chunks[rank >>> CHUNK_BITS] ?? "").substring(this.bounds[at]!, this.bounds[at + 1]!);
-  }
-
-  /** Closes chunks (empty ones too) until the open one is the one `rank` belongs to. */
-  private openChunkOf(rank: number): void {
-    while (this.chunks.length < rank >>> CHUNK_BITS) this.closeChunk();
-  }
-
-  private closeChunk(): void {
-    const text = this.pieces.join("");
-    this.chunks.push(BEYOND_LATIN1.test(text) ? text : this.latin1(text));
-    this.pieces = [];
-    this.written = 0;
-  }
-
-  /** The same text as an 8-bit string (every character is below 256), through one reused buffer. */
-  private latin1(text: string): string {
-    if (this.scratch.length < text.length) this.scratch = Buffer.allocUnsafe(2 * text.length);
-    this.scratch.write(text, 0, "latin1");
-    return this.scratch.toString("latin1", 0, text.length);
+    return this.texts.text(rank, field)!;
   }
 
   private shared(text: string): string {

@@ -6,6 +6,7 @@ import type { BrokerListItem } from "../../schemas/broker.ts";
 import type { BrokerFacet, BrokerSort, FacetCounts } from "../../schemas/discovery.ts";
 import { BrokerAttributes, type RefRow } from "./brokerAttributes.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
+import type { DetailOffice, DetailRow } from "../stores/brokerLookups.ts";
 import { countFacet, facetCombos } from "./facetCounts.ts";
 import { withComboCounts } from "./rankCombos.ts";
 import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
@@ -250,6 +251,18 @@ export class SearchIndex {
     if (version !== this.version || !attributes) return undefined;
     const rank = this.rankOf(id);
     return { ref: rank < 0 ? undefined : attributes.ref(rank, id) };
+  }
+
+  /**
+   * A published broker's detail by slug, from memory, on the same terms as publishedRef:
+   * `{ detail }` (undefined when no published broker has this slug) if the index is at
+   * `version` with its attributes loaded, else undefined (ask the database).
+   */
+  publishedDetail(slug: string, version: number): { detail: { row: DetailRow; locations: DetailOffice[] } | undefined } | undefined {
+    const attributes = this.attributesOfVersion;
+    if (version !== this.version || !attributes) return undefined;
+    const rank = attributes.rankOfSlug(slug);
+    return { detail: rank < 0 ? undefined : attributes.detail(rank, this.rankToId[rank]!) };
   }
 
   private partsOf(filter: IndexFilter): Map<Part, RankSet> {

@@ -14,6 +14,8 @@ export type DetailRow = Pick<
   | "insuranceLines" | "specialties" | "languages" | "createdAt" | "updatedAt"
 >;
 export type LocationRow = typeof brokerLocations.$inferSelect;
+/** The columns of an office a broker's detail shows (the index holds these, not the keys it does not show). */
+export type DetailOffice = Pick<LocationRow, "id" | "address" | "city" | "province" | "postalCode" | "phone" | "latitude" | "longitude" | "isPrimary">;
 
 type RawDetail = Omit<DetailRow, "isVerified" | "insuranceLines" | "specialties" | "languages"> & {
   isVerified: number;

@@ -11,7 +11,7 @@ import { roundKm, type LatLng } from "../../domain/geo/distance.ts";
 import type { ReviewSort } from "../../schemas/reviewParams.ts";
 import { DEFAULT_RADIUS_KM, type BrokerFacet, type BrokerSort, type FacetCounts } from "../../schemas/discovery.ts";
 import { DirectoryVersion } from "../sqlite/directoryVersion.ts";
-import { BrokerLookups, type DetailRow, type LocationRow } from "./brokerLookups.ts";
+import { BrokerLookups, type DetailOffice, type DetailRow, type LocationRow } from "./brokerLookups.ts";
 import type { RefRow } from "../search/brokerAttributes.ts";
 import { ReviewPages } from "./reviewPages.ts";
 import { VersionedCache } from "../versionedCache.ts";
@@ -191,7 +191,14 @@ export class BrokerStore {
     this.index.warmAttributes(this.version());
   }
 
+  /**
+   * The published broker with this slug, as its detail. Read from the search index when it
+   * holds this version (no query, and no cache entry: building it costs less than keeping it),
+   * else from the database.
+   */
   findBySlug(slug: string): BrokerDetail | undefined {
+    const inMemory = this.index.publishedDetail(slug, this.version());
+    if (inMemory) return inMemory.detail && toBrokerDetail(inMemory.detail.row, inMemory.detail.locations);
     return this.cached(
       `slug|${slug}`,
       () => {
@@ -297,7 +304,7 @@ function toListItem(row: ListRow): BrokerListItem {
  * A broker row and its offices (primary first) as the public detail shape, its fields in the
  * output schema's order: the answer goes out as built (trustedOutput, see getBroker).
  */
-function toBrokerDetail(row: DetailRow, locations: readonly LocationRow[]): BrokerDetail {
+function toBrokerDetail(row: DetailRow, locations: readonly DetailOffice[]): BrokerDetail {
   const item = toListItem(row);
   return {
     ...item,
