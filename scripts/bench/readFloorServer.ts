@@ -8,6 +8,9 @@
  *   bun scripts/bench/readFloorServer.ts detail|reviews DB PORT
  *
  * detail: `/…/{slug}` → the broker's row and its offices (BrokerLookups.detail, one snapshot).
+ * The product itself no longer reads SQLite for a detail once its search index is loaded (it
+ * answers from memory, src/storage/search/detailColumns.ts): this floor is what a server that
+ * does read it can reach, the bound issue 30 measures the product against.
  * reviews: `/…/{id}` → its first page of 20 reviews, newest first (ReviewPages.page).
  */
 import { DEFAULT_PAGE_SIZE } from "../../src/schemas/pagination.ts";

@@ -71,14 +71,17 @@ describe("ListColumns", () => {
     expect(list.item(599, 1, 0, 0, false).description).toBe("Assurance habitation à Québec");
   });
 
-  test("ranks out of order or past the end are refused, not misfiled", () => {
-    const list = new ListColumns(3);
-    list.set(1, "b", "b", "", "ON", "Ottawa");
-    expect(() => list.set(1, "c", "c", "", "ON", "Ottawa")).toThrow("out of order");
-    expect(() => list.set(0, "a", "a", "", "ON", "Ottawa")).toThrow("out of order");
-    expect(() => list.set(3, "d", "d", "", "ON", "Ottawa")).toThrow("out of order");
+  test("ranks come in any order, each once; a rank set twice or past the end is refused, not misfiled", () => {
+    const list = new ListColumns(4);
+    list.set(2, "c", "c", "", "ON", "Ottawa");
+    list.set(0, "a", "a", "", "QC", "Montréal");
+    expect(() => list.set(2, "x", "x", "", "ON", "Ottawa")).toThrow("set twice or out of range");
+    expect(() => list.set(4, "d", "d", "", "ON", "Ottawa")).toThrow("set twice or out of range");
+    expect(() => list.set(-1, "d", "d", "", "ON", "Ottawa")).toThrow("set twice or out of range");
     list.seal();
-    expect(list.nameAndSlug(1)).toEqual({ name: "b", slug: "b" });
-    expect(list.nameAndSlug(0)).toEqual({ name: "", slug: "" });
+    expect(list.nameAndSlug(2)).toEqual({ name: "c", slug: "c" });
+    expect(list.item(0, 7, 0, 0, false)).toMatchObject({ name: "a", province: "QC", city: "Montréal" });
+    expect(list.nameAndSlug(1)).toEqual({ name: "", slug: "" });
+    expect([list.hasSlug(2, "c"), list.hasSlug(1, "c"), list.hasSlug(2, "C"), list.hasSlug(2, "cc")]).toEqual([true, false, false, false]);
   });
 });

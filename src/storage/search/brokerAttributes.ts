@@ -1,7 +1,8 @@
 import { PROVINCE_CODES } from "../../domain/provinces.ts";
 import { foldText } from "../../domain/text.ts";
-import { DetailColumns } from "./detailColumns.ts";
+import { DetailColumns, ROWS_PER_YOUNG_COLLECTION } from "./detailColumns.ts";
 import { ListColumns } from "./listColumns.ts";
+import { utf8Bytes } from "./utf8Bytes.ts";
 import { OfficeGrid } from "./officeGrid.ts";
 import { officePlaces } from "./officePlaces.ts";
 import { combosOf, type RankCombos } from "./rankCombos.ts";
@@ -88,95 +89,109 @@ export class BrokerAttributes {
   readonly officeCombos: RankCombos;
   /** What a list item shows, so a page needs no query. */
   readonly list: ListColumns;
-  /** The rest of a broker's detail, so a detail needs no query either; and the rank of each slug. */
-  private readonly details: DetailColumns;
+  /** The rank of each slug, and the rest of a broker's detail (loaded apart: see loadDetails). */
   private readonly slugs: SlugTable;
+  private details: DetailColumns | undefined;
 
-  constructor(db: DirectoryDb, rankOfId: Int32Array, n: number) {
+  /** `collectYoung`, for a large directory: a young collection every 4,096 rows read (see DetailColumns.load). */
+  constructor(db: DirectoryDb, rankOfId: Int32Array, n: number, collectYoung?: () => void) {
     const rankOf = (id: number) => (id < rankOfId.length ? rankOfId[id]! : -1);
     this.averageRating = new Float64Array(n);
     this.reviewCount = new Int32Array(n);
     this.starCounts = new Int32Array(5 * n);
     this.verified = new Uint8Array(n);
-    const lineLists: Int32Array[] = new Array(n).fill(EMPTY);
-    const languageLists: Int32Array[] = new Array(n).fill(EMPTY);
-    const specialtyLists: Int32Array[] = new Array(n).fill(EMPTY);
-    // Raw rows (arrays, JSON lists as their text): most brokers share a few list texts, so each
-    // distinct text is parsed and numbered once.
+    // One sequential pass over the table, one row at a time (the published index would cost a
+    // lookup per row; all rows at once were 100 MB of garbage alive together at 100,000 brokers,
+    // whose pages the process kept). Each row's JSON lists are kept as a number per distinct
+    // text (most brokers share a few), then numbered in rank order below, so values are numbered,
+    // and named, where alphabetically first seen.
+    const listTexts = new DistinctTexts();
+    const listsOfRank = new Int32Array(3 * n).fill(-1);
+    this.list = new ListColumns(n, utf8Bytes(db, "brokers WHERE published = 1", ["name", "slug", "description"]));
+    const rows = db.$client.query<BrokerColumns, []>(
+      "SELECT id, average_rating AS averageRating, review_count AS reviewCount, is_verified AS isVerified, insurance_lines AS lines, " +
+        "languages, specialties, name, slug, description, province, city, rating_1 AS r1, rating_2 AS r2, rating_3 AS r3, rating_4 AS r4, rating_5 AS r5 " +
+        "FROM brokers NOT INDEXED WHERE published = 1",
+    );
+    let read = 0;
+    for (const row of rows.iterate()) {
+      if (collectYoung && ++read % ROWS_PER_YOUNG_COLLECTION === 0) collectYoung();
+      const rank = rankOf(row.id);
+      if (rank < 0) continue;
+      this.list.set(rank, row.name, row.slug, row.description, row.province, row.city);
+      this.setRatings(rank, row.averageRating, row.reviewCount, [row.r1, row.r2, row.r3, row.r4, row.r5]);
+      this.verified[rank] = row.isVerified ? 1 : 0;
+      listsOfRank[3 * rank] = listTexts.idOf(row.lines);
+      listsOfRank[3 * rank + 1] = listTexts.idOf(row.languages);
+      listsOfRank[3 * rank + 2] = listTexts.idOf(row.specialties);
+    }
+    // Each distinct text is parsed and numbered once, in rank order.
     const lineIds = listReader(this.lines);
     const languageIds = listReader(this.languages);
     const specialtyIds = listReader(this.specialties);
-    // One sequential pass over the table (the published index would cost a lookup per row), then
-    // each broker in rank order, so values are numbered, and named, where alphabetically first seen.
-    const rows = db.$client
-      .query(
-        "SELECT id, average_rating, review_count, is_verified, insurance_lines, languages, specialties, name, slug, description, province, city, " +
-          "rating_1, rating_2, rating_3, rating_4, rating_5 " +
-          "FROM brokers NOT INDEXED WHERE published = 1",
-      )
-      .values() as [number, number | null, number, number, string, string, string, string, string, string, string, string, number, number, number, number, number][];
-    this.list = new ListColumns(n);
-    const rowOfRank = new Int32Array(n).fill(-1);
-    for (let i = 0; i < rows.length; i++) {
-      const rank = rankOf(rows[i]![0]);
-      if (rank >= 0) rowOfRank[rank] = i;
-    }
+    const lineLists: Int32Array[] = new Array(n).fill(EMPTY);
+    const languageLists: Int32Array[] = new Array(n).fill(EMPTY);
+    const specialtyLists: Int32Array[] = new Array(n).fill(EMPTY);
     for (let rank = 0; rank < n; rank++) {
-      if (rowOfRank[rank]! < 0) continue;
-      const [, averageRating, reviewCount, isVerified, lines, languages, specialties, name, slug, description, province, city, ...stars] = rows[rowOfRank[rank]!]!;
-      this.list.set(rank, name, slug, description, province, city);
-      this.setRatings(rank, averageRating, reviewCount, stars);
-      this.verified[rank] = isVerified ? 1 : 0;
-      lineLists[rank] = lineIds(lines);
-      languageLists[rank] = languageIds(languages);
-      specialtyLists[rank] = specialtyIds(specialties);
+      if (listsOfRank[3 * rank]! < 0) continue;
+      lineLists[rank] = lineIds(listTexts.text(listsOfRank[3 * rank]!));
+      languageLists[rank] = languageIds(listTexts.text(listsOfRank[3 * rank + 1]!));
+      specialtyLists[rank] = specialtyIds(listTexts.text(listsOfRank[3 * rank + 2]!));
     }
     this.list.seal();
-    this.slugs = new SlugTable(n, (rank) => this.list.nameAndSlug(rank).slug, (rank, slug) => this.list.hasSlug(rank, slug));
-    this.details = DetailColumns.load(db, rankOf, n);
+    this.slugs = new SlugTable(n, (rank) => this.list.slug(rank), (rank, slug) => this.list.hasSlug(rank, slug));
     this.linesOf = flattenLists(lineLists);
     this.languagesOf = flattenLists(languageLists);
     this.specialtiesOf = flattenLists(specialtyLists);
     this.lineCombos = combosOf(this.linesOf);
     this.languageCombos = combosOf(this.languagesOf);
 
-    // Every office (those of unpublished brokers have no rank and are skipped below).
-    const officeRows = db.$client
-      .query("SELECT broker_id, province, city_key, city, latitude, longitude FROM broker_locations")
-      .values() as [number, string, string, string, number | null, number | null][];
-    // Offices grouped by rank (a counting sort that keeps the query's order within a rank).
+    // Every office (those of unpublished brokers have no rank and are skipped). First their
+    // brokers alone (numbers), to size each rank's range; then the offices one at a time, in the
+    // same table order, each into the next slot of its rank's range.
+    const brokerOfRow = db.$client.query("SELECT broker_id FROM broker_locations NOT INDEXED ORDER BY id").values() as [number][];
     this.officeStart = new Int32Array(n + 1);
-    const rankOfRow = new Int32Array(officeRows.length);
-    for (let i = 0; i < officeRows.length; i++) {
-      const rank = rankOf(officeRows[i]![0]);
-      rankOfRow[i] = rank;
+    for (const [brokerId] of brokerOfRow) {
+      const rank = rankOf(brokerId);
       if (rank >= 0) this.officeStart[rank + 1]!++;
     }
     for (let rank = 0; rank < n; rank++) this.officeStart[rank + 1]! += this.officeStart[rank]!;
     const total = this.officeStart[n]!;
-    const rowOfSlot = new Int32Array(total);
-    const next = this.officeStart.slice(0, n);
-    for (let i = 0; i < officeRows.length; i++) {
-      const rank = rankOfRow[i]!;
-      if (rank >= 0) rowOfSlot[next[rank]!++] = i;
-    }
     this.officeLat = new Float64Array(total);
     this.officeLng = new Float64Array(total);
     this.officeProvince = new Uint8Array(total);
     this.officeCity = new Int32Array(total);
     this.officeRank = new Int32Array(total);
+    const placeOfSlot = new Int32Array(total);
+    const places = new DistinctTexts();
     const provinceIndex = new Map<string, number>(PROVINCE_CODES.map((code, i) => [code, i]));
+    const next = this.officeStart.slice(0, n);
+    const offices = db.$client.query<OfficeColumns, []>(
+      "SELECT broker_id AS brokerId, province, city_key AS cityKey, city, latitude, longitude FROM broker_locations NOT INDEXED ORDER BY id",
+    );
+    read = 0;
+    for (const office of offices.iterate()) {
+      if (collectYoung && ++read % ROWS_PER_YOUNG_COLLECTION === 0) collectYoung();
+      const rank = rankOf(office.brokerId);
+      if (rank < 0) continue;
+      const slot = next[rank]!++;
+      // An office without coordinates can never be "near": NaN fails every distance test.
+      this.officeLat[slot] = office.latitude ?? Number.NaN;
+      this.officeLng[slot] = office.longitude ?? Number.NaN;
+      this.officeProvince[slot] = provinceIndex.get(office.province) ?? 0;
+      this.officeRank[slot] = rank;
+      placeOfSlot[slot] = places.idOf(`${office.cityKey}\u0000${office.city}`);
+    }
     // Slot order (rank by rank), so each city is numbered, and named, where it is first seen.
-    for (let rank = 0; rank < n; rank++) {
-      for (let slot = this.officeStart[rank]!; slot < this.officeStart[rank + 1]!; slot++) {
-        const [, province, cityKey, city, lat, lng] = officeRows[rowOfSlot[slot]!]!;
-        // An office without coordinates can never be "near": NaN fails every distance test.
-        this.officeLat[slot] = lat ?? Number.NaN;
-        this.officeLng[slot] = lng ?? Number.NaN;
-        this.officeProvince[slot] = provinceIndex.get(province) ?? 0;
-        this.officeCity[slot] = this.cities.idOf(cityKey, city);
-        this.officeRank[slot] = rank;
+    const cityOfPlace = new Int32Array(places.size()).fill(-1);
+    for (let slot = 0; slot < total; slot++) {
+      const place = placeOfSlot[slot]!;
+      if (cityOfPlace[place] === -1) {
+        const text = places.text(place);
+        const cut = text.indexOf("\u0000");
+        cityOfPlace[place] = this.cities.idOf(text.slice(0, cut), text.slice(cut + 1));
       }
+      this.officeCity[slot] = cityOfPlace[place]!;
     }
     this.officeCombos = combosOf(officePlaces(this.officeStart, this.officeProvince, this.officeCity));
     this.grid = new OfficeGrid(this.officeLat, this.officeLng, this.officeRank);
@@ -197,18 +212,30 @@ export class BrokerAttributes {
     return { id, slug, name, reviewCount: this.reviewCount[rank]!, r1: s[at]!, r2: s[at + 1]!, r3: s[at + 2]!, r4: s[at + 3]!, r5: s[at + 4]! };
   }
 
+  /**
+   * Reads what a detail shows beyond the attributes (DetailColumns), with `collectYoung` run as
+   * it goes (see DetailColumns.load). Apart from the constructor so it runs once the
+   * constructor's rows are garbage and collected.
+   */
+  loadDetails(db: DirectoryDb, rankOfId: Int32Array, collectYoung?: () => void): void {
+    const n = this.averageRating.length;
+    this.details = DetailColumns.load(db, (id) => (id < rankOfId.length ? rankOfId[id]! : -1), n, collectYoung);
+  }
+
   /** The rank of the published broker with exactly this slug, or -1. */
   rankOfSlug(slug: string): number {
     return this.slugs.rankOf(slug);
   }
 
-  /** What BrokerLookups.detail reads of the published broker of this rank, from memory. */
-  detail(rank: number, id: number): { row: DetailRow; locations: DetailOffice[] } {
+  /** What BrokerLookups.detail reads of the published broker of this rank, from memory; undefined before loadDetails. */
+  detail(rank: number, id: number): { row: DetailRow; locations: DetailOffice[] } | undefined {
+    const details = this.details;
+    if (!details) return undefined;
     const s = this.starCounts;
     const at = 5 * rank;
     const { province, city, ...text } = this.list.item(rank, id, this.averageRating[rank]!, this.reviewCount[rank]!, this.verified[rank] === 1);
     const base = { ...text, id, province, city, rating1: s[at]!, rating2: s[at + 1]!, rating3: s[at + 2]!, rating4: s[at + 3]!, rating5: s[at + 4]! };
-    return { row: this.details.row(rank, base), locations: this.details.offices(rank) };
+    return { row: details.row(rank, base), locations: details.offices(rank) };
   }
 
   private near: NearScratch | undefined;
@@ -245,11 +272,58 @@ export class BrokerAttributes {
       this.officeStart, this.linesOf.start, this.linesOf.values, this.languagesOf.start, this.languagesOf.values,
       this.specialtiesOf.start, this.specialtiesOf.values,
       ...[this.lineCombos, this.languageCombos, this.officeCombos].flatMap((combos) => [combos.comboOf, combos.lists.start, combos.lists.values])];
-    return arrays.reduce((sum, a) => sum + a.byteLength, this.grid.bytes() + this.details.bytes() + this.slugs.bytes());
+    return arrays.reduce((sum, a) => sum + a.byteLength, this.grid.bytes() + (this.details?.bytes() ?? 0) + this.slugs.bytes());
   }
 }
 
 const EMPTY = new Int32Array(0);
+/** A published broker's columns as the load reads them. */
+interface BrokerColumns {
+  id: number;
+  averageRating: number | null;
+  reviewCount: number;
+  isVerified: number;
+  lines: string;
+  languages: string;
+  specialties: string;
+  name: string;
+  slug: string;
+  description: string;
+  province: string;
+  city: string;
+  r1: number;
+  r2: number;
+  r3: number;
+  r4: number;
+  r5: number;
+}
+
+/** An office's columns as the load reads them. */
+interface OfficeColumns {
+  brokerId: number;
+  province: string;
+  cityKey: string;
+  city: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/** Texts numbered by content (a broker's JSON lists as stored), each distinct one kept once. */
+class DistinctTexts {
+  private readonly texts: string[] = [];
+  private readonly ids = new Map<string, number>();
+  idOf(text: string): number {
+    let id = this.ids.get(text);
+    if (id === undefined) this.ids.set(text, (id = this.texts.push(text) - 1));
+    return id;
+  }
+  text(id: number): string {
+    return this.texts[id]!;
+  }
+  size(): number {
+    return this.texts.length;
+  }
+}
 
 interface NearScratch {
   best: Float64Array;

@@ -18,26 +18,40 @@ const DESCRIPTION = 2;
  *
  * @example
  * const list = new ListColumns(2);
- * list.set(0, "Acme", "acme", "Home and auto", "ON", "Toronto"); // ranks in increasing order
- * list.set(1, "Bolt", "bolt", "Farm", "QC", "Montréal");
+ * list.set(1, "Bolt", "bolt", "Farm", "QC", "Montréal"); // ranks in any order, each once
+ * list.set(0, "Acme", "acme", "Home and auto", "ON", "Toronto");
  * list.seal();
  * list.nameAndSlug(1); // { name: "Bolt", slug: "bolt" }
  */
 export class ListColumns {
   private readonly texts: TextColumns;
+  /** Where each rank's text is: the order it was set in (row n, never written, is empty text). */
+  private readonly rowOfRank: Int32Array;
+  private nextRow = 0;
   private readonly provinces: string[];
   private readonly cities: string[];
   private readonly places = new Map<string, string>();
 
-  constructor(n: number) {
-    this.texts = new TextColumns(n, 3);
+  /** `expectedBytes`: the UTF-8 size of the names, slugs and descriptions to come, if known (see TextColumns). */
+  constructor(
+    private readonly n: number,
+    expectedBytes?: number,
+  ) {
+    this.texts = new TextColumns(n + 1, 3, expectedBytes);
+    this.rowOfRank = new Int32Array(n).fill(n);
     this.provinces = new Array<string>(n).fill("");
     this.cities = new Array<string>(n).fill("");
   }
 
-  /** A rank's text; ranks come in increasing order (a rank skipped shows empty text), then seal(). */
+  /**
+   * A rank's text, once per rank, in any order of ranks (the index reads brokers in id order,
+   * one row at a time), then seal(); a rank never set shows empty text.
+   */
   set(rank: number, name: string, slug: string, description: string, province: string, city: string): void {
-    this.texts.set(rank, [name, slug, description]);
+    if (!(rank >= 0 && rank < this.n) || this.rowOfRank[rank] !== this.n) throw new Error(`list text for rank ${rank} set twice or out of range`);
+    const row = this.nextRow++;
+    this.texts.set(row, [name, slug, description]);
+    this.rowOfRank[rank] = row;
     this.provinces[rank] = this.shared(province);
     this.cities[rank] = this.shared(city);
   }
@@ -62,18 +76,22 @@ export class ListColumns {
     };
   }
 
+  slug(rank: number): string {
+    return this.text(rank, SLUG);
+  }
+
   nameAndSlug(rank: number): { name: string; slug: string } {
     return { name: this.text(rank, NAME), slug: this.text(rank, SLUG) };
   }
 
   /** Whether a rank's slug is exactly `slug` (see SlugTable), without making the substring. */
   hasSlug(rank: number, slug: string): boolean {
-    return this.texts.equals(rank, SLUG, slug);
+    return this.texts.equals(this.rowOfRank[rank]!, SLUG, slug);
   }
 
   /** One of a rank's three texts (never null: they are all written as strings). */
   private text(rank: number, field: typeof NAME | typeof SLUG | typeof DESCRIPTION): string {
-    return this.texts.text(rank, field)!;
+    return this.texts.text(this.rowOfRank[rank]!, field)!;
   }
 
   private shared(text: string): string {

@@ -57,6 +57,8 @@ const SET_LIMITS = { maxEntries: 20_000, maxBytes: 16 * 1024 * 1024 };
 export interface CollectAfterLoad {
   minBrokers: number;
   collect: () => void;
+  /** A young collection, run every few thousand rows while the details load (see DetailColumns.load). */
+  collectYoung?: () => void;
 }
 
 /**
@@ -66,7 +68,7 @@ export interface CollectAfterLoad {
  * (359 MB after the bench's scenarios, 220 MB with this). One full collection after such a load takes
  * about 30 ms, beside the load's 500–900 ms; small directories leave little garbage and skip it.
  */
-const COLLECT_AFTER_LARGE_LOADS: CollectAfterLoad = { minBrokers: 10_000, collect: () => Bun.gc(true) };
+const COLLECT_AFTER_LARGE_LOADS: CollectAfterLoad = { minBrokers: 10_000, collect: () => Bun.gc(true), collectYoung: () => Bun.gc(false) };
 
 /**
  * An in-memory index over the published directory, brought up to date whenever the directory
@@ -108,6 +110,8 @@ const COLLECT_AFTER_LARGE_LOADS: CollectAfterLoad = { minBrokers: 10_000, collec
  * - Pages: list items come from memory too (the attributes hold each broker's name, slug,
  *   description and primary place), so no request scans rows in SQL, and only a free-text query
  *   (FTS5, without bm25 unless sort=relevance) touches SQLite.
+ * - Details: a broker's detail by slug comes from memory as well (detailColumns.ts, slugTable.ts:
+ *   about 28 MB at 100,000 brokers), so a detail miss reads no SQLite either (issue 30).
  *
  * When the directory changes: the triggers of migration 0009 write each change, broker by
  * broker, to the `directory_changes` journal (from any process: the CLI, a second server). On
@@ -262,7 +266,9 @@ export class SearchIndex {
     const attributes = this.attributesOfVersion;
     if (version !== this.version || !attributes) return undefined;
     const rank = attributes.rankOfSlug(slug);
-    return { detail: rank < 0 ? undefined : attributes.detail(rank, this.rankToId[rank]!) };
+    if (rank < 0) return { detail: undefined };
+    const detail = attributes.detail(rank, this.rankToId[rank]!);
+    return detail && { detail };
   }
 
   private partsOf(filter: IndexFilter): Map<Part, RankSet> {
@@ -315,13 +321,16 @@ export class SearchIndex {
     });
   }
 
-  /** Per-version broker attributes, loaded on first need (two queries), then a collection if the load was large. */
+  /** Per-version broker attributes, loaded on first need (two queries, a collection if the load was large, then the details' two). */
   private attributes(): BrokerAttributes {
     if (this.attributesOfVersion) return this.attributesOfVersion;
     const n = this.rankToId.length;
-    this.attributesOfVersion = new BrokerAttributes(this.db, this.rankOfId, n);
-    if (n >= this.collectAfterLoad.minBrokers) this.collectAfterLoad.collect();
-    return this.attributesOfVersion;
+    const large = n >= this.collectAfterLoad.minBrokers;
+    const attributes = new BrokerAttributes(this.db, this.rankOfId, n, large ? this.collectAfterLoad.collectYoung : undefined);
+    if (large) this.collectAfterLoad.collect();
+    attributes.loadDetails(this.db, this.rankOfId, large ? this.collectAfterLoad.collectYoung : undefined);
+    this.attributesOfVersion = attributes;
+    return attributes;
   }
 
   private globalOrder(sort: "rating" | "reviews"): GlobalOrder {

@@ -1,17 +1,25 @@
-/** Rows whose text shares one string: 256 brokers' list text is about 50 KB, one allocation. */
-const CHUNK_BITS = 8;
-/** Any character a Latin-1 (8-bit) string cannot hold: such a chunk stays as it is, 2 bytes a character. */
-const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+/** Bytes a column's buffer starts with; it doubles as it fills, and is cut to size at seal(). */
+const INITIAL_BYTES = 64 * 1024;
+
+/**
+ * Node's and Bun's Buffer decode a range of UTF-8 with utf8Slice, which @types/node does not
+ * declare: 63 ns for 40 bytes here against 102 for toString("utf8", start, end).
+ */
+type DecodingBuffer = Buffer & { utf8Slice(start: number, end: number): string };
 
 /**
  * A fixed number of text fields for each of `rows` rows (a rank's name and slug, an office's
- * address…), kept end to end in one string per 256 rows; a field is read as a substring of it.
+ * address…), kept end to end as UTF-8 in one buffer, outside the engine's heap; a field is
+ * decoded when it is read (about 50 ns for a slug).
  *
  * Kept as strings of their own (280,000 of them for 100,000 brokers' list text), they were
  * allocated between the rows they came from, which are garbage at once: the live text was 26 MB,
- * but the pages it was scattered over held 58 MB after collection. A chunk is also made 8-bit
- * when all its characters fit (SQLite's strings with an accent are 16-bit, 2 bytes a character).
- * Taking a substring costs about 20 ns more than reading a string.
+ * but the pages it was scattered over held 58 MB after collection. Kept as strings of 256 rows
+ * each, the collector's heap still grew with them: it lets the heap grow in proportion to what is
+ * live in it, and 28 MB of detail columns as strings and arrays cost the server 60 MB of
+ * anonymous memory at start. In one buffer they cost their size.
+ *
+ * Text comes from SQLite, which stores UTF-8, so it holds no lone surrogate and reads back exactly.
  *
  * Rows are written in increasing order, then seal(); a row never written reads as empty text.
  * A field may be null (a column without a value), which reads back as null.
@@ -25,25 +33,29 @@ const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
  * offices.text(0, 1); // null
  */
 export class TextColumns {
-  private readonly chunks: string[] = [];
+  private buffer: DecodingBuffer;
   /**
-   * Row r's field f starts at bounds[(fields + 1)r + f] of its chunk and ends where the next
-   * field starts; the row's last slot is where it ends. A row never set keeps zeros: empty text.
+   * Row r's field f starts at byte bounds[(fields + 1)r + f] and ends where the next field
+   * starts; the row's last slot is where it ends. A row never set keeps zeros: empty text.
    */
   private readonly bounds: Int32Array;
   /** One bit per field value: set when it is null. */
   private readonly nulls: Uint8Array;
-  /** The chunk being written: its pieces, their length so far, and the next row expected. */
-  private pieces: string[] = [];
   private written = 0;
   private nextRow = 0;
-  /** Where a chunk is made 8-bit (see latin1), reused from chunk to chunk. */
-  private scratch = Buffer.alloc(0);
 
+  /**
+   * `expectedBytes`: the UTF-8 size of everything that will be written, when the caller can
+   * tell (SQLite sums it in one pass): the buffer is then made once at that size. Growing it by
+   * doubling instead made the index's load of 100,000 brokers pass through 60 MB of buffers for
+   * 26 MB of text, pages the process then kept.
+   */
   constructor(
     private readonly rows: number,
     private readonly fields: number,
+    expectedBytes = INITIAL_BYTES,
   ) {
+    this.buffer = Buffer.allocUnsafeSlow(Math.max(1, expectedBytes)) as DecodingBuffer;
     this.bounds = new Int32Array((fields + 1) * rows);
     this.nulls = new Uint8Array(Math.ceil((fields * rows) / 8));
   }
@@ -51,7 +63,6 @@ export class TextColumns {
   /** A row's fields, in increasing row order (a row skipped reads as empty text). */
   set(row: number, texts: readonly (string | null)[]): void {
     if (row < this.nextRow || row >= this.rows) throw new Error(`text for row ${row} out of order (next is ${this.nextRow})`);
-    this.openChunkOf(row);
     let at = (this.fields + 1) * row;
     for (let field = 0; field < this.fields; field++) {
       const text = texts[field] ?? null;
@@ -61,60 +72,59 @@ export class TextColumns {
         this.nulls[bit >>> 3]! |= 1 << (bit & 7);
         continue;
       }
-      this.written += text.length;
-      this.pieces.push(text);
+      // At most three bytes a UTF-16 unit (a surrogate pair is four bytes for two units).
+      if (this.written + 3 * text.length > this.buffer.length) this.grow(this.written + 3 * text.length);
+      this.written += this.buffer.write(text, this.written, "utf8");
     }
     this.bounds[at] = this.written;
     this.nextRow = row + 1;
   }
 
-  /** Ends the writing: the last chunk is made, the rows never set read as empty text. */
+  /** Ends the writing: the buffer is cut to what was written; the rows never set read as empty text. */
   seal(): void {
-    if (this.rows > 0) this.openChunkOf(this.rows - 1);
-    this.closeChunk();
-    this.scratch = Buffer.alloc(0);
+    if (this.written === this.buffer.length) return;
+    const exact = Buffer.allocUnsafeSlow(this.written) as DecodingBuffer;
+    this.buffer.copy(exact, 0, 0, this.written);
+    this.buffer = exact;
   }
 
-  /** One field of a row: a substring of its chunk, or null. */
+  /** One field of a row, or null. */
   text(row: number, field: number): string | null {
     const bit = this.fields * row + field;
     if ((this.nulls[bit >>> 3]! >>> (bit & 7)) & 1) return null;
     const at = (this.fields + 1) * row + field;
-    return (this.chunks[row >>> CHUNK_BITS] ?? "").substring(this.bounds[at]!, this.bounds[at + 1]!);
+    const start = this.bounds[at]!;
+    const end = this.bounds[at + 1]!;
+    return start === end ? "" : this.buffer.utf8Slice(start, end);
   }
 
-  /** Whether a row's field is exactly `text` (never for a null field), without making the substring. */
+  /**
+   * Whether a row's field is exactly `text` (never for a null field). An ASCII text is compared
+   * with the bytes in place, without decoding them; any other is decoded and compared.
+   */
   equals(row: number, field: number, text: string): boolean {
     const bit = this.fields * row + field;
     if ((this.nulls[bit >>> 3]! >>> (bit & 7)) & 1) return false;
     const at = (this.fields + 1) * row + field;
     const start = this.bounds[at]!;
-    return this.bounds[at + 1]! - start === text.length && (this.chunks[row >>> CHUNK_BITS] ?? "").startsWith(text, start);
+    const length = this.bounds[at + 1]! - start;
+    const buffer = this.buffer;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      if (unit >= 0x80) return this.text(row, field) === text;
+      if (i >= length || buffer[start + i] !== unit) return false;
+    }
+    return length === text.length;
   }
 
-  /** Approximate bytes held: the chunks (1 or 2 bytes a character) and the bounds. */
+  /** Approximate bytes held: the text and the bounds. */
   bytes(): number {
-    let text = 0;
-    for (const chunk of this.chunks) text += BEYOND_LATIN1.test(chunk) ? 2 * chunk.length : chunk.length;
-    return text + this.bounds.byteLength + this.nulls.byteLength;
+    return this.buffer.length + this.bounds.byteLength + this.nulls.byteLength;
   }
 
-  /** Closes chunks (empty ones too) until the open one is the one `row` belongs to. */
-  private openChunkOf(row: number): void {
-    while (this.chunks.length < row >>> CHUNK_BITS) this.closeChunk();
-  }
-
-  private closeChunk(): void {
-    const text = this.pieces.join("");
-    this.chunks.push(BEYOND_LATIN1.test(text) ? text : this.latin1(text));
-    this.pieces = [];
-    this.written = 0;
-  }
-
-  /** The same text as an 8-bit string (every character is below 256), through one reused buffer. */
-  private latin1(text: string): string {
-    if (this.scratch.length < text.length) this.scratch = Buffer.allocUnsafe(2 * text.length);
-    this.scratch.write(text, 0, "latin1");
-    return this.scratch.toString("latin1", 0, text.length);
+  private grow(atLeast: number): void {
+    const larger = Buffer.allocUnsafeSlow(Math.max(atLeast, 2 * this.buffer.length)) as DecodingBuffer;
+    this.buffer.copy(larger, 0, 0, this.written);
+    this.buffer = larger;
   }
 }
