@@ -4,9 +4,10 @@ import type { Services } from "../../services.ts";
 import type { ErrorCode as VocabularyCode } from "../../schemas/errorCodes.ts";
 import { errorFields, retryAfterHeaders, statusOf, STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
 import { admittedAnswers, rateLimitHeaders } from "../http/rateLimitHeaders.ts";
+import type { ResponseBody } from "../http/json.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { McpCallContext } from "./callContext.ts";
-import { classifyMessage, ErrorCode, errorEnvelope, McpProtocolError, resultEnvelope, type JsonRpcId } from "./jsonRpc.ts";
+import { classifyMessage, ErrorCode, errorEnvelope, McpProtocolError, resultEnvelope, resultEnvelopeBody, type JsonRpcId } from "./jsonRpc.ts";
 import { answerRequest, type Answer } from "./methods.ts";
 import { BATCH_VERSION, SUPPORTED_VERSIONS } from "./protocolVersions.ts";
 import { acceptsJson, readMessageBody } from "./readMessageBody.ts";
@@ -97,7 +98,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     // The RateLimit headers say what is left after every message and read was charged.
     let rendered = false;
     // `retryAfterSeconds`: what the failure itself asks for (a busy lock 5 s, a storage fault 30 s).
-    const send = (status: number, serialized: string, retryAfterSeconds?: number) => {
+    const send = (status: number, serialized: ResponseBody, retryAfterSeconds?: number) => {
       rendered = true;
       // The common answer (nothing streamed, no CORS, every charge allowed, not a 503 or 429) takes
       // one ready header set: the same headers, without three object spreads and a promise.
@@ -106,14 +107,16 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       }
       let ended!: (bytes: number) => void;
       const streaming = new Promise<number>((resolve) => (ended = resolve));
-      const body = renderBody(serialized, context.streamed, {
+      // Bytes are a cached tool result's envelope, which holds no streamed text: whatever was streamed is let go.
+      if (typeof serialized !== "string") for (const text of context.streamed) text.release();
+      const body = typeof serialized !== "string" ? serialized : renderBody(serialized, context.streamed, {
         socket: info.socket,
         cut: services.drain.cut,
         onError: (error) => context.logFailure("streaming a response failed", error),
         onEnd: ended,
       });
       // A streamed body outlives this handler: graceful stop waits for it (see InFlightResponses).
-      if (typeof body !== "string") info.streaming = streaming;
+      if (body instanceof ReadableStream) info.streaming = streaming;
       return rpcResponse(status, body, {
         ...headers,
         ...rateLimitHeaders(context.rate),
@@ -137,7 +140,7 @@ async function answerMessages(
   value: unknown,
   request: Request,
   context: McpCallContext,
-  send: (status: number, serialized: string, retryAfterSeconds?: number) => Response,
+  send: (status: number, serialized: ResponseBody, retryAfterSeconds?: number) => Response,
   headers: HeaderMap,
 ): Promise<Response> {
   if (Array.isArray(value)) return answerBatch(value, request.headers, context, send, headers);
@@ -160,7 +163,7 @@ async function answerMessages(
     return send(error.httpStatus, errorEnvelope(message.id, error.toErrorObject()));
   }
   const answer = await answerRequest(message.method, message.params, context);
-  if ("result" in answer) return send(200, envelope(message.id, answer));
+  if ("result" in answer) return send(200, resultEnvelopeBody(message.id, answer.result));
   return send(answer.httpStatus, envelope(message.id, answer), retryAfterOf(answer.error.data));
 }
 
@@ -214,7 +217,7 @@ function envelope(id: JsonRpcId, answer: Answer): string {
   return "result" in answer ? resultEnvelope(id, answer.result) : errorEnvelope(id, answer.error);
 }
 
-function rpcResponse(status: number, body: string | ReadableStream<Uint8Array>, headers: HeaderMap = {}): Response {
+function rpcResponse(status: number, body: ResponseBody | ReadableStream<Uint8Array>, headers: HeaderMap = {}): Response {
   return new Response(body, { status, headers: { "Content-Type": RPC_CONTENT_TYPE, "Cache-Control": "no-store", ...headers } });
 }
 

@@ -54,7 +54,7 @@ export async function answerRequest(method: string, params: unknown, context: Mc
     if (!spec || !spec.eras.includes(context.era)) throw methodNotFound(method, context.era);
     const result = await spec.handler(isPlainObject(params) ? params : {}, context);
     if (context.era !== "modern") return { result };
-    return { result: modernResult(result instanceof SerializedResult ? (JSON.parse(result.json) as JsonObject) : result, spec) };
+    return { result: modernResult(result instanceof SerializedResult ? (JSON.parse(result.text()) as JsonObject) : result, spec) };
   } catch (error) {
     if (error instanceof McpProtocolError) return { error: error.toErrorObject(), httpStatus: error.httpStatus };
     context.logFailure(`${method} failed`, error);

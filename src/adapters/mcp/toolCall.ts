@@ -57,8 +57,7 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
     if (replayed) return { content: [{ type: "text", text }], structuredContent: result as JsonObject, _meta: { [REPLAYED_META_KEY]: true } };
     if (cacheKey === undefined) return { content: [{ type: "text", text }], structuredContent: result as JsonObject };
     const json = toolResultJson(text);
-    context.toolResults.set(cacheKey, version, context.baseUrl, json);
-    return new SerializedResult(json);
+    return new SerializedResult(context.toolResults.set(cacheKey, version, context.baseUrl, json) ?? json);
   } catch (error) {
     const failure = toPublicError(error);
     throwIfUnavailable(failure, context.procedureContext.requestId);

@@ -1,4 +1,5 @@
 import { BoundedCache, type CacheStats } from "../../cache/boundedCache.ts";
+import { utf8Body } from "../http/json.ts";
 import { ResponseCache } from "../rest/responseCache.ts";
 import type { JsonObject } from "./jsonRpc.ts";
 import type { McpTool } from "./toolDefinition.ts";
@@ -15,7 +16,8 @@ const KEY_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024, secondReques
  * share one entry; the parse itself is remembered per argument text, so a repeated call skips it.
  */
 export class ToolResultCache {
-  private readonly results = new ResponseCache(RESULT_LIMITS, "mcp-tool-results", (json) => json);
+  /** Kept as UTF-8 bytes: a hit goes out without encoding 14 KB of text again (see resultEnvelopeBody). */
+  private readonly results = new ResponseCache(RESULT_LIMITS, "mcp-tool-results", utf8Body);
   /** null: the arguments do not parse (the call answers an isError result, never cached). */
   private readonly keys = new BoundedCache<string | null>("mcp-tool-keys", KEY_LIMITS, (key) => (key?.length ?? 0) * 2);
 
@@ -31,12 +33,13 @@ export class ToolResultCache {
     return key ?? undefined;
   }
 
-  get(key: string, version: number, baseUrl: string): string | undefined {
+  get(key: string, version: number, baseUrl: string): Uint8Array<ArrayBuffer> | undefined {
     return this.results.get(key, version, baseUrl);
   }
 
-  set(key: string, version: number, baseUrl: string, json: string): void {
-    this.results.set(key, version, baseUrl, json);
+  /** The bytes kept, when the cache keeps the result (see ResponseCache.set), for the caller to send. */
+  set(key: string, version: number, baseUrl: string, json: string): Uint8Array<ArrayBuffer> | undefined {
+    return this.results.set(key, version, baseUrl, json);
   }
 
   caches(): { stats(): CacheStats }[] {
