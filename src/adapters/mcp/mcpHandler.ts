@@ -66,16 +66,17 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     const admission = admitting instanceof Promise ? await admitting : admitting;
     if (!admission.ok) return refusal(admission, cors, info);
     info.keyId = admission.principal.keyId;
-    const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
+    // Built only for the answers that need them (the common one takes a ready set: see send).
+    const headers = (): HeaderMap => ({ ...cors, ...rateLimitHeaders(admission.rate) });
 
     if (request.method !== "POST") {
-      return transportError(info, "method_not_allowed", `${request.method} is not used here: this MCP server is stateless (no SSE stream, no sessions) and answers POST only.`, { ...headers, Allow: "POST" });
+      return transportError(info, "method_not_allowed", `${request.method} is not used here: this MCP server is stateless (no SSE stream, no sessions) and answers POST only.`, { ...headers(), Allow: "POST" });
     }
     if (!acceptsJson(request.headers.get("accept"))) {
-      return transportError(info, "not_acceptable", "Accept must allow application/json (MCP clients send 'Accept: application/json, text/event-stream').", headers);
+      return transportError(info, "not_acceptable", "Accept must allow application/json (MCP clients send 'Accept: application/json, text/event-stream').", headers());
     }
     const body = await readMessageBody(request);
-    if (!body.ok) return rpcResponse(body.status, errorEnvelope(null, { code: body.code, message: body.message, data: codedData(body.errorCode, info.requestId) }), headers);
+    if (!body.ok) return rpcResponse(body.status, errorEnvelope(null, { code: body.code, message: body.message, data: codedData(body.errorCode, info.requestId) }), headers());
 
     const principal = admission.principal;
     const context: McpCallContext = {
@@ -118,7 +119,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       // A streamed body outlives this handler: graceful stop waits for it (see InFlightResponses).
       if (body instanceof ReadableStream) info.streaming = streaming;
       return rpcResponse(status, body, {
-        ...headers,
+        ...headers(),
         ...rateLimitHeaders(context.rate),
         ...(status === 503 ? { "Retry-After": String(retryAfterSeconds ?? STORAGE_RETRY_AFTER_SECONDS) } : {}),
         // A 429 the rate limit allowed: the key's downloads were all in progress.
@@ -127,7 +128,9 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     };
 
     try {
-      return await answerMessages(body.value, request, context, send, headers);
+      // After the body, a cached tool result is answered without a further promise.
+      const answered = answerMessages(body.value, request, context, send, headers);
+      return answered instanceof Promise ? await answered : answered;
     } finally {
       // A directory read whose answer was never rendered (a fault on the way) gives its download slot back.
       if (!rendered) for (const text of context.streamed) text.release();
@@ -136,13 +139,13 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
 }
 
 /** The parsed body: one message, or a 2025-03-26 batch. */
-async function answerMessages(
+function answerMessages(
   value: unknown,
   request: Request,
   context: McpCallContext,
   send: (status: number, serialized: ResponseBody, retryAfterSeconds?: number) => Response,
-  headers: HeaderMap,
-): Promise<Response> {
+  headers: () => HeaderMap,
+): Response | Promise<Response> {
   if (Array.isArray(value)) return answerBatch(value, request.headers, context, send, headers);
 
   const message = classifyMessage(value);
@@ -154,7 +157,7 @@ async function answerMessages(
     if (version !== null && !SUPPORTED_VERSIONS.includes(version)) {
       return send(400, errorEnvelope(null, unsupportedVersion(version).toErrorObject()));
     }
-    return new Response(null, { status: 202, headers });
+    return new Response(null, { status: 202, headers: headers() });
   }
   try {
     context.era = requestEra(message.method, message.params, request.headers);
@@ -162,9 +165,13 @@ async function answerMessages(
     if (!(error instanceof McpProtocolError)) throw error;
     return send(error.httpStatus, errorEnvelope(message.id, error.toErrorObject()));
   }
-  const answer = await answerRequest(message.method, message.params, context);
-  if ("result" in answer) return send(200, resultEnvelopeBody(message.id, answer.result));
-  return send(answer.httpStatus, envelope(message.id, answer), retryAfterOf(answer.error.data));
+  const answer = answerRequest(message.method, message.params, context);
+  return answer instanceof Promise ? answer.then((settled) => sendAnswer(message.id, settled, send)) : sendAnswer(message.id, answer, send);
+}
+
+function sendAnswer(id: JsonRpcId, answer: Answer, send: (status: number, serialized: ResponseBody, retryAfterSeconds?: number) => Response): Response {
+  if ("result" in answer) return send(200, resultEnvelopeBody(id, answer.result));
+  return send(answer.httpStatus, envelope(id, answer), retryAfterOf(answer.error.data));
 }
 
 /**
@@ -176,7 +183,7 @@ async function answerBatch(
   requestHeaders: Headers,
   context: McpCallContext,
   send: (status: number, serialized: string) => Response,
-  headers: HeaderMap,
+  headers: () => HeaderMap,
 ): Promise<Response> {
   const invalid = (message: string) => send(400, errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message: `Invalid Request: ${message}` }));
   if (items.length === 0) return invalid("an empty JSON array is not a message.");
@@ -209,7 +216,7 @@ async function answerBatch(
       answers.push(envelope(message.id, await answerRequest(message.method, message.params, context)));
     }
   }
-  if (answers.length === 0) return new Response(null, { status: 202, headers });
+  if (answers.length === 0) return new Response(null, { status: 202, headers: headers() });
   return send(200, `[${answers.join(",")}]`);
 }
 

@@ -1,6 +1,6 @@
 import type { ErrorCode as VocabularyCode } from "../../schemas/errorCodes.ts";
 import { CLIENT_CLOSED_REQUEST } from "../errorVocabulary.ts";
-import { readJsonText } from "../http/readJsonText.ts";
+import { readJsonText, type JsonTextReading } from "../http/readJsonText.ts";
 import { ErrorCode } from "./jsonRpc.ts";
 
 /** A refused body: its HTTP status, its JSON-RPC code and its code in the vocabulary. */
@@ -12,8 +12,11 @@ export type BodyReading = { ok: true; value: unknown } | { ok: false; status: nu
  * 422 for malformed JSON; JSON-RPC has its own code for it, and MCP clients expect it. A body
  * cut short is a 499 nobody reads, counted as the client's abort.
  */
-export async function readMessageBody(request: Request): Promise<BodyReading> {
-  const reading = await readJsonText(request);
+export function readMessageBody(request: Request): Promise<BodyReading> {
+  return readJsonText(request).then(toMessageBody);
+}
+
+function toMessageBody(reading: JsonTextReading): BodyReading {
   if (reading.ok) return reading;
   switch (reading.problem) {
     case "content-type":
