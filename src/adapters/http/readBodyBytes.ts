@@ -1,3 +1,5 @@
+import { whileConnected } from "./whileConnected.ts";
+
 /** Bodies of this API are 64 KiB at most, on every surface. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -59,27 +61,4 @@ async function readCounted(request: Request, max: number): Promise<Uint8Array<Ar
     at += part.byteLength;
   }
   return bytes;
-}
-
-/**
- * `read`, or a rejection as soon as the client is gone: a read Bun never settles (see above)
- * cannot hold its request, whatever else in Bun leaves one pending.
- */
-function whileConnected<T>(request: Request, read: Promise<T>): Promise<T> {
-  const { signal } = request;
-  if (signal.aborted) return Promise.reject(new Error("the client closed the connection"));
-  return new Promise<T>((resolve, reject) => {
-    const gone = () => reject(new Error("the client closed the connection"));
-    signal.addEventListener("abort", gone, { once: true });
-    read.then(
-      (value) => {
-        signal.removeEventListener("abort", gone);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", gone);
-        reject(error);
-      },
-    );
-  });
 }
