@@ -99,6 +99,29 @@ describe("MCP: a cached tool result is the full path's result", () => {
     });
   }
 
+  test("a cached result is the same bytes in the envelope of any id, the kept envelope and a fresh one alike", async () => {
+    const call = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_brokers", arguments: { province: "QC", limit: 5 } } });
+    const ask = async (id: unknown) =>
+      fetchSeen("/mcp", { method: "POST", headers: { ...MCP_HEADERS, "MCP-Protocol-Version": "2025-11-25" }, body: call(id), key: await server.createKey({ rateLimitPerMinute: 500 }) });
+    const full = await ask(7); // the full path: nothing kept yet
+    const head = '{"jsonrpc":"2.0","id":7,"result":';
+    expect(full.body.startsWith(head)).toBe(true);
+    const result = full.body.slice(head.length); // the result's JSON and the envelope's closing brace
+    const enveloped = (id: unknown) => {
+      const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}`;
+      return { ...full, body, headers: { ...full.headers, "content-length": String(Buffer.byteLength(body)) } };
+    };
+    await ask(7); // kept from here on
+    const before = cacheEntries("mcp-tool-results");
+    // Each id twice in a row (the second is the kept envelope), then the first again: same headers, each its id.
+    const ids = [7, 7, 8, 8, "é-1", "é-1", "x".repeat(200), "x".repeat(200), 0, 7];
+    for (const id of ids) expect(await ask(id)).toEqual(enveloped(id));
+    expect(cacheEntries("mcp-tool-results")).toBe(before);
+    // The kept envelope is counted: the entry weighs at least twice its result's bytes.
+    const stats = server.app.services.caches.stats().find((c) => c.name === "mcp-tool-results")!;
+    expect(stats.bytes).toBeGreaterThanOrEqual(2 * Buffer.byteLength(result));
+  });
+
   test("a 2026-07-28 call, whose results carry more fields, takes the full path even when the 2025 result is cached", async () => {
     const args = { province: "ON", limit: 20 }; // cached above by the 2025 search_brokers call
     const before = cacheEntries("mcp-tool-results");

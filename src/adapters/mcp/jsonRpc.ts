@@ -94,15 +94,20 @@ const CLOSE_BRACE = 0x7d;
 
 /**
  * The same envelope as the body of a response: for a result held as UTF-8 bytes (a cached
- * tool result), those bytes copied between the envelope's own, instead of a 14 KB text that
- * the Response would encode again on every call (utf8Body says what that costs).
+ * tool result), those bytes between the envelope's own, instead of a 14 KB text that the
+ * Response would encode again on every call (utf8Body says what that costs); the envelope
+ * last made for the result is sent again as it is when the id is the same (see ResultBytes).
  */
 export function resultEnvelopeBody(id: JsonRpcId, result: JsonObject | SerializedResult): ResponseBody {
   if (!(result instanceof SerializedResult) || typeof result.body === "string") return resultEnvelope(id, result);
-  const head = utf8.encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
-  const body = new Uint8Array(head.length + result.body.length + 1);
+  return result.body.enveloped(JSON.stringify(id), envelopeBytes);
+}
+
+function envelopeBytes(idJson: string, result: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const head = utf8.encode(`{"jsonrpc":"2.0","id":${idJson},"result":`);
+  const body = new Uint8Array(head.length + result.length + 1);
   body.set(head);
-  body.set(result.body, head.length);
+  body.set(result, head.length);
   body[body.length - 1] = CLOSE_BRACE;
   return body;
 }
