@@ -25,7 +25,7 @@ export function readJsonText(request: Request): Promise<JsonTextReading> {
 }
 
 /** The Content-Type rule, checked before any byte is read: the refusal, or undefined for JSON. */
-function contentTypeRefusal(request: Request): JsonTextReading | undefined {
+export function contentTypeRefusal(request: Request): JsonTextReading | undefined {
   const type = request.headers.get("content-type") ?? "";
   if (/^application\/json\s*(;|$)/i.test(type)) return undefined;
   return {
@@ -36,7 +36,7 @@ function contentTypeRefusal(request: Request): JsonTextReading | undefined {
 }
 
 /** The rest of the rules, on the bytes read (or why there are none). */
-function parseJsonBytes(bytes: BodyReading): JsonTextReading {
+export function parseJsonBytes(bytes: BodyReading): JsonTextReading {
   if (bytes === "too-large") return { ok: false, problem: "too-large", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.` };
   if (bytes === "aborted") return { ok: false, problem: "aborted", message: BODY_ABORTED_MESSAGE };
   let text: string;

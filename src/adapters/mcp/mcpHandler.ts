@@ -30,6 +30,8 @@ export interface McpHandlerOptions {
 const MAX_BATCH_MESSAGES = 20;
 
 type HeaderMap = Record<string, string>;
+/** No CORS headers (a request without Origin: agents): one object for all, only ever spread. */
+const NO_HEADERS: HeaderMap = Object.freeze({});
 
 /** The Content-Type of every JSON-RPC answer. */
 const RPC_CONTENT_TYPE = "application/json";
@@ -53,10 +55,10 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     const origin = request.headers.get("origin");
     const rebinding = rebindingRefusal(request, checkHost);
     if (rebinding) return transportError(info, "host_not_allowed", rebinding);
-    if (!isAllowedOrigin(origin, allowedOrigins, request.headers.get("host"))) {
+    if (origin !== null && !isAllowedOrigin(origin, allowedOrigins, request.headers.get("host"))) {
       return transportError(info, "origin_not_allowed", `Origin ${JSON.stringify(origin?.slice(0, 200))} may not use /mcp. Agents call without an Origin; a page on this machine (http://localhost:…) may call a server reached as localhost; for any other browser client the operator adds its origin with --mcp-allowed-origins.`);
     }
-    const cors = origin ? corsHeaders(origin) : {};
+    const cors = origin ? corsHeaders(origin) : NO_HEADERS;
     if (request.method === "OPTIONS") {
       return new Response(null, { status: 204, headers: origin ? preflightHeaders(origin) : { Allow: "POST, OPTIONS" } });
     }
