@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MCP_HEADERS, modernHeaders, modernMeta, postMcp } from "../mcp/mcpSupport.ts";
+import { requestsInFlight } from "../support/bodySurfaces.ts";
+import { eventually } from "../support/eventually.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /**
@@ -120,6 +122,24 @@ describe("MCP: a cached tool result is the full path's result", () => {
     // The kept envelope is counted: the entry weighs at least twice its result's bytes.
     const stats = server.app.services.caches.stats().find((c) => c.name === "mcp-tool-results")!;
     expect(stats.bytes).toBeGreaterThanOrEqual(2 * Buffer.byteLength(result));
+  });
+
+  test("a cached result sent to a browser client (CORS headers, the general answer) is the full path's result", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "search_brokers", arguments: { province: "BC", limit: 4 } } });
+    // A page on this machine calling a server reached by a loopback name: allowed, answered with CORS.
+    const headers = { ...MCP_HEADERS, "MCP-Protocol-Version": "2025-11-25", Origin: "http://localhost:5173" };
+    const ask = async () => fetchSeen("/mcp", { method: "POST", headers, body, key: await server.createKey({ rateLimitPerMinute: 500 }) });
+    const before = cacheEntries("mcp-tool-results");
+    const full = await ask();
+    expect(full.status).toBe(200);
+    expect(full.headers["access-control-allow-origin"]).toBe("http://localhost:5173");
+    const again = await ask();
+    const cached = await ask();
+    expect(cacheEntries("mcp-tool-results")).toBe(before + 1);
+    expect(again).toEqual(full);
+    expect(cached).toEqual(full);
+    // Its bytes are no stream: nothing is left in flight for a graceful stop to wait for.
+    expect(await eventually(async () => (await requestsInFlight(server.url)) === 0)).toBe(true);
   });
 
   test("a 2026-07-28 call, whose results carry more fields, takes the full path even when the 2025 result is cached", async () => {
