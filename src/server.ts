@@ -292,6 +292,8 @@ export function startServer(services: Services, options: ServerOptions): Server<
     const slot = hasBody ? slots.take(info.clientAddress) : undefined;
     let end = endInFlight;
     let reply: Response | Promise<Response>;
+    // An answer given later is settled (see BodyArrival) in the same turn that finishes it.
+    let settleLater = false;
     try {
       if (slot !== undefined && typeof slot !== "function") {
         info.route = "(too many in progress)";
@@ -311,19 +313,27 @@ export function startServer(services: Services, options: ServerOptions): Server<
           info.route = "(bad request target)";
           reply = target.response;
         }
-        if (hasBody) reply = bodies.settle(request, reply, server, info);
+        if (hasBody && reply instanceof Response) reply = bodies.settle(request, reply, server, info);
+        else settleLater = hasBody;
       }
     } catch (error) {
       reply = failed(error, info);
     }
     if (reply instanceof Response) return finish(request, reply, info, started, end);
-    return reply.then(
-      (response) => {
-        closeSoonIfAsked(request, server, info.streaming !== undefined);
-        return finish(request, response, info, started, end);
-      },
-      (error: unknown) => finish(request, failed(error, info), info, started, end),
-    );
+    const answered = (response: Response) => {
+      closeSoonIfAsked(request, server, info.streaming !== undefined);
+      return finish(request, response, info, started, end);
+    };
+    const failedLater = (error: unknown) => finish(request, failed(error, info), info, started, end);
+    return reply.then((response) => {
+      if (!settleLater) return answered(response);
+      try {
+        const settled = bodies.settle(request, response, server, info);
+        return settled instanceof Response ? answered(settled) : settled.then(answered, failedLater);
+      } catch (error) {
+        return failedLater(error);
+      }
+    }, failedLater);
   }
 }
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MCP_HEADERS, modernHeaders, modernMeta, postMcp } from "../mcp/mcpSupport.ts";
+import { requestsInFlight } from "../support/bodySurfaces.ts";
+import { eventually } from "../support/eventually.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 /**
@@ -98,6 +100,47 @@ describe("MCP: a cached tool result is the full path's result", () => {
       expect(cached).toEqual(full);
     });
   }
+
+  test("a cached result is the same bytes in the envelope of any id, the kept envelope and a fresh one alike", async () => {
+    const call = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_brokers", arguments: { province: "QC", limit: 5 } } });
+    const ask = async (id: unknown) =>
+      fetchSeen("/mcp", { method: "POST", headers: { ...MCP_HEADERS, "MCP-Protocol-Version": "2025-11-25" }, body: call(id), key: await server.createKey({ rateLimitPerMinute: 500 }) });
+    const full = await ask(7); // the full path: nothing kept yet
+    const head = '{"jsonrpc":"2.0","id":7,"result":';
+    expect(full.body.startsWith(head)).toBe(true);
+    const result = full.body.slice(head.length); // the result's JSON and the envelope's closing brace
+    const enveloped = (id: unknown) => {
+      const body = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}`;
+      return { ...full, body, headers: { ...full.headers, "content-length": String(Buffer.byteLength(body)) } };
+    };
+    await ask(7); // kept from here on
+    const before = cacheEntries("mcp-tool-results");
+    // Each id twice in a row (the second is the kept envelope), then the first again: same headers, each its id.
+    const ids = [7, 7, 8, 8, "é-1", "é-1", "x".repeat(200), "x".repeat(200), 0, 7];
+    for (const id of ids) expect(await ask(id)).toEqual(enveloped(id));
+    expect(cacheEntries("mcp-tool-results")).toBe(before);
+    // The kept envelope is counted: the entry weighs at least twice its result's bytes.
+    const stats = server.app.services.caches.stats().find((c) => c.name === "mcp-tool-results")!;
+    expect(stats.bytes).toBeGreaterThanOrEqual(2 * Buffer.byteLength(result));
+  });
+
+  test("a cached result sent to a browser client (CORS headers, the general answer) is the full path's result", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "search_brokers", arguments: { province: "BC", limit: 4 } } });
+    // A page on this machine calling a server reached by a loopback name: allowed, answered with CORS.
+    const headers = { ...MCP_HEADERS, "MCP-Protocol-Version": "2025-11-25", Origin: "http://localhost:5173" };
+    const ask = async () => fetchSeen("/mcp", { method: "POST", headers, body, key: await server.createKey({ rateLimitPerMinute: 500 }) });
+    const before = cacheEntries("mcp-tool-results");
+    const full = await ask();
+    expect(full.status).toBe(200);
+    expect(full.headers["access-control-allow-origin"]).toBe("http://localhost:5173");
+    const again = await ask();
+    const cached = await ask();
+    expect(cacheEntries("mcp-tool-results")).toBe(before + 1);
+    expect(again).toEqual(full);
+    expect(cached).toEqual(full);
+    // Its bytes are no stream: nothing is left in flight for a graceful stop to wait for.
+    expect(await eventually(async () => (await requestsInFlight(server.url)) === 0)).toBe(true);
+  });
 
   test("a 2026-07-28 call, whose results carry more fields, takes the full path even when the 2025 result is cached", async () => {
     const args = { province: "ON", limit: 20 }; // cached above by the 2025 search_brokers call

@@ -33,11 +33,17 @@ export class BodyArrival {
     return true;
   }
 
-  /** Once a request that has a body is answered: its body read if nobody did, then the answer. */
-  async settle(request: Request, answered: Response | Promise<Response>, server: Timeouts, asker: ErrorAsker): Promise<Response> {
-    const response = await answered;
+  /**
+   * Once a request that has a body is answered: its body read if nobody did, then the answer.
+   * A body the handler read is done with: the answer is handed on at once, without a promise.
+   */
+  settle(request: Request, response: Response, server: Timeouts, asker: ErrorAsker): Response | Promise<Response> {
     if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) return response;
-    if (!request.bodyUsed && (await readBodyBytes(request)) === "aborted") return errorResponse(asker, "client_closed_request", BODY_ABORTED_MESSAGE);
+    if (request.bodyUsed) return this.idleAgain(request, response, server);
+    return readBodyBytes(request).then((bytes) => (bytes === "aborted" ? errorResponse(asker, "client_closed_request", BODY_ABORTED_MESSAGE) : this.idleAgain(request, response, server)));
+  }
+
+  private idleAgain(request: Request, response: Response, server: Timeouts): Response {
     server.timeout(request, this.idleSeconds);
     return response;
   }

@@ -1,3 +1,5 @@
+import { whileConnected } from "./whileConnected.ts";
+
 /** Bodies of this API are 64 KiB at most, on every surface. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -16,21 +18,25 @@ export function declaresBody(request: Request): boolean {
  * A body cut short (the client closed the connection, or the body deadline did: see
  * bodyArrival.ts) is "aborted": the read always settles, so the request always ends.
  */
-export async function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Promise<BodyReading> {
+export function readBodyBytes(request: Request, max = MAX_BODY_BYTES): Promise<BodyReading> {
   const declared = request.headers.get("content-length");
-  if (Number(declared ?? "0") > max) return "too-large";
+  if (Number(declared ?? "0") > max) return Promise.resolve("too-large");
   try {
     // A declared length within the limit bounds the body (HTTP/1.1 reads exactly that many
     // bytes): read it whole, natively. Reading it chunk by chunk through a stream reader cost a
     // fifth of an MCP call. Nothing may touch `request.body` first: after that, Bun 1.3 never
     // settles arrayBuffer() when the client goes away mid-body, and the request (its bytes
     // with it) stays pending forever. A chunked body (no length) is counted as it arrives.
-    if (declared !== null && !request.headers.has("transfer-encoding")) return new Uint8Array(await whileConnected(request, request.arrayBuffer()));
-    return await readCounted(request, max);
+    // Not an async function: a promise and a turn fewer per body (most bodies are read whole).
+    if (declared !== null && !request.headers.has("transfer-encoding")) return whileConnected(request, request.arrayBuffer()).then(wholeBody, aborted);
+    return readCounted(request, max).catch(aborted);
   } catch {
-    return "aborted";
+    return Promise.resolve("aborted");
   }
 }
+
+const wholeBody = (buffer: ArrayBuffer) => new Uint8Array(buffer);
+const aborted = () => "aborted" as const;
 
 async function readCounted(request: Request, max: number): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
   if (!request.body) return new Uint8Array(0);
@@ -55,27 +61,4 @@ async function readCounted(request: Request, max: number): Promise<Uint8Array<Ar
     at += part.byteLength;
   }
   return bytes;
-}
-
-/**
- * `read`, or a rejection as soon as the client is gone: a read Bun never settles (see above)
- * cannot hold its request, whatever else in Bun leaves one pending.
- */
-function whileConnected<T>(request: Request, read: Promise<T>): Promise<T> {
-  const { signal } = request;
-  if (signal.aborted) return Promise.reject(new Error("the client closed the connection"));
-  return new Promise<T>((resolve, reject) => {
-    const gone = () => reject(new Error("the client closed the connection"));
-    signal.addEventListener("abort", gone, { once: true });
-    read.then(
-      (value) => {
-        signal.removeEventListener("abort", gone);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", gone);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, readBodyBytes } from "./readBodyBytes.ts";
+import { MAX_BODY_BYTES, readBodyBytes, type BodyReading } from "./readBodyBytes.ts";
 
 export { MAX_BODY_BYTES };
 
@@ -19,18 +19,25 @@ export const BODY_ABORTED_MESSAGE = "The connection closed before the body arriv
  * (REST 415/413/422, JSON-RPC 415/413/400 with -32700). A body cut short is "aborted", which
  * every surface counts as 499 (client closed request): nobody is left to read the answer.
  */
-export async function readJsonText(request: Request): Promise<JsonTextReading> {
+export function readJsonText(request: Request): Promise<JsonTextReading> {
+  const refused = contentTypeRefusal(request);
+  return refused ? Promise.resolve(refused) : readBodyBytes(request).then(parseJsonBytes);
+}
+
+/** The Content-Type rule, checked before any byte is read: the refusal, or undefined for JSON. */
+export function contentTypeRefusal(request: Request): JsonTextReading | undefined {
   const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
-    return {
-      ok: false,
-      problem: "content-type",
-      message: `Send the body as JSON with 'Content-Type: application/json' (got ${type ? JSON.stringify(type.slice(0, 100)) : "no Content-Type"}).`,
-    };
-  }
-  const tooLarge = { ok: false, problem: "too-large", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.` } as const;
-  const bytes = await readBodyBytes(request);
-  if (bytes === "too-large") return tooLarge;
+  if (/^application\/json\s*(;|$)/i.test(type)) return undefined;
+  return {
+    ok: false,
+    problem: "content-type",
+    message: `Send the body as JSON with 'Content-Type: application/json' (got ${type ? JSON.stringify(type.slice(0, 100)) : "no Content-Type"}).`,
+  };
+}
+
+/** The rest of the rules, on the bytes read (or why there are none). */
+export function parseJsonBytes(bytes: BodyReading): JsonTextReading {
+  if (bytes === "too-large") return { ok: false, problem: "too-large", message: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.` };
   if (bytes === "aborted") return { ok: false, problem: "aborted", message: BODY_ABORTED_MESSAGE };
   let text: string;
   try {

@@ -4,6 +4,7 @@
  * `jsonrpc`, `id` and one of `result` / `error` — never `"error": null`, never an extra key.
  */
 
+import type { ResponseBody } from "../http/json.ts";
 // One way only: serializedResult.ts needs nothing of this file (an import circle was here once).
 import { SerializedResult } from "./serializedResult.ts";
 
@@ -87,6 +88,30 @@ export function resultEnvelope(id: JsonRpcId, result: JsonObject | SerializedRes
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson(result)}}`;
 }
 
+const utf8 = new TextEncoder();
+/** `}`, the envelope's last byte. */
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * The same envelope as the body of a response: for a result held as UTF-8 bytes (a cached
+ * tool result), those bytes between the envelope's own, instead of a 14 KB text that the
+ * Response would encode again on every call (utf8Body says what that costs); the envelope
+ * last made for the result is sent again as it is when the id is the same (see ResultBytes).
+ */
+export function resultEnvelopeBody(id: JsonRpcId, result: JsonObject | SerializedResult): ResponseBody {
+  if (!(result instanceof SerializedResult) || typeof result.body === "string") return resultEnvelope(id, result);
+  return result.body.enveloped(JSON.stringify(id), envelopeBytes);
+}
+
+function envelopeBytes(idJson: string, result: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const head = utf8.encode(`{"jsonrpc":"2.0","id":${idJson},"result":`);
+  const body = new Uint8Array(head.length + result.length + 1);
+  body.set(head);
+  body.set(result, head.length);
+  body[body.length - 1] = CLOSE_BRACE;
+  return body;
+}
+
 /** An error answer; `id` is null only when the request's id could not be read. */
 export function errorEnvelope(id: JsonRpcId | null, error: JsonRpcErrorObject): string {
   const body: JsonRpcErrorObject = { code: error.code, message: error.message };
@@ -116,5 +141,5 @@ export class McpProtocolError extends Error {
 
 /** The JSON text of a result, serialized once. */
 function resultJson(result: JsonObject | SerializedResult): string {
-  return result instanceof SerializedResult ? result.json : JSON.stringify(result);
+  return result instanceof SerializedResult ? result.text() : JSON.stringify(result);
 }

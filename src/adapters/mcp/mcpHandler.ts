@@ -4,9 +4,10 @@ import type { Services } from "../../services.ts";
 import type { ErrorCode as VocabularyCode } from "../../schemas/errorCodes.ts";
 import { errorFields, retryAfterHeaders, statusOf, STORAGE_RETRY_AFTER_SECONDS, toPublicError } from "../errorVocabulary.ts";
 import { admittedAnswers, rateLimitHeaders } from "../http/rateLimitHeaders.ts";
+import type { ResponseBody } from "../http/json.ts";
 import type { RequestInfo } from "../http/requestInfo.ts";
 import type { McpCallContext } from "./callContext.ts";
-import { classifyMessage, ErrorCode, errorEnvelope, McpProtocolError, resultEnvelope, type JsonRpcId } from "./jsonRpc.ts";
+import { classifyMessage, ErrorCode, errorEnvelope, McpProtocolError, resultEnvelope, resultEnvelopeBody, type JsonRpcId } from "./jsonRpc.ts";
 import { answerRequest, type Answer } from "./methods.ts";
 import { BATCH_VERSION, SUPPORTED_VERSIONS } from "./protocolVersions.ts";
 import { acceptsJson, readMessageBody } from "./readMessageBody.ts";
@@ -29,6 +30,8 @@ export interface McpHandlerOptions {
 const MAX_BATCH_MESSAGES = 20;
 
 type HeaderMap = Record<string, string>;
+/** No CORS headers (a request without Origin: agents): one object for all, only ever spread. */
+const NO_HEADERS: HeaderMap = Object.freeze({});
 
 /** The Content-Type of every JSON-RPC answer. */
 const RPC_CONTENT_TYPE = "application/json";
@@ -52,10 +55,10 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     const origin = request.headers.get("origin");
     const rebinding = rebindingRefusal(request, checkHost);
     if (rebinding) return transportError(info, "host_not_allowed", rebinding);
-    if (!isAllowedOrigin(origin, allowedOrigins, request.headers.get("host"))) {
+    if (origin !== null && !isAllowedOrigin(origin, allowedOrigins, request.headers.get("host"))) {
       return transportError(info, "origin_not_allowed", `Origin ${JSON.stringify(origin?.slice(0, 200))} may not use /mcp. Agents call without an Origin; a page on this machine (http://localhost:…) may call a server reached as localhost; for any other browser client the operator adds its origin with --mcp-allowed-origins.`);
     }
-    const cors = origin ? corsHeaders(origin) : {};
+    const cors = origin ? corsHeaders(origin) : NO_HEADERS;
     if (request.method === "OPTIONS") {
       return new Response(null, { status: 204, headers: origin ? preflightHeaders(origin) : { Allow: "POST, OPTIONS" } });
     }
@@ -65,16 +68,17 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     const admission = admitting instanceof Promise ? await admitting : admitting;
     if (!admission.ok) return refusal(admission, cors, info);
     info.keyId = admission.principal.keyId;
-    const headers = { ...cors, ...rateLimitHeaders(admission.rate) };
+    // Built only for the answers that need them (the common one takes a ready set: see send).
+    const headers = (): HeaderMap => ({ ...cors, ...rateLimitHeaders(admission.rate) });
 
     if (request.method !== "POST") {
-      return transportError(info, "method_not_allowed", `${request.method} is not used here: this MCP server is stateless (no SSE stream, no sessions) and answers POST only.`, { ...headers, Allow: "POST" });
+      return transportError(info, "method_not_allowed", `${request.method} is not used here: this MCP server is stateless (no SSE stream, no sessions) and answers POST only.`, { ...headers(), Allow: "POST" });
     }
     if (!acceptsJson(request.headers.get("accept"))) {
-      return transportError(info, "not_acceptable", "Accept must allow application/json (MCP clients send 'Accept: application/json, text/event-stream').", headers);
+      return transportError(info, "not_acceptable", "Accept must allow application/json (MCP clients send 'Accept: application/json, text/event-stream').", headers());
     }
     const body = await readMessageBody(request);
-    if (!body.ok) return rpcResponse(body.status, errorEnvelope(null, { code: body.code, message: body.message, data: codedData(body.errorCode, info.requestId) }), headers);
+    if (!body.ok) return rpcResponse(body.status, errorEnvelope(null, { code: body.code, message: body.message, data: codedData(body.errorCode, info.requestId) }), headers());
 
     const principal = admission.principal;
     const context: McpCallContext = {
@@ -97,7 +101,7 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     // The RateLimit headers say what is left after every message and read was charged.
     let rendered = false;
     // `retryAfterSeconds`: what the failure itself asks for (a busy lock 5 s, a storage fault 30 s).
-    const send = (status: number, serialized: string, retryAfterSeconds?: number) => {
+    const send = (status: number, serialized: ResponseBody, retryAfterSeconds?: number) => {
       rendered = true;
       // The common answer (nothing streamed, no CORS, every charge allowed, not a 503 or 429) takes
       // one ready header set: the same headers, without three object spreads and a promise.
@@ -106,16 +110,18 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
       }
       let ended!: (bytes: number) => void;
       const streaming = new Promise<number>((resolve) => (ended = resolve));
-      const body = renderBody(serialized, context.streamed, {
+      // Bytes are a cached tool result's envelope, which holds no streamed text: whatever was streamed is let go.
+      if (typeof serialized !== "string") for (const text of context.streamed) text.release();
+      const body = typeof serialized !== "string" ? serialized : renderBody(serialized, context.streamed, {
         socket: info.socket,
         cut: services.drain.cut,
         onError: (error) => context.logFailure("streaming a response failed", error),
         onEnd: ended,
       });
       // A streamed body outlives this handler: graceful stop waits for it (see InFlightResponses).
-      if (typeof body !== "string") info.streaming = streaming;
+      if (body instanceof ReadableStream) info.streaming = streaming;
       return rpcResponse(status, body, {
-        ...headers,
+        ...headers(),
         ...rateLimitHeaders(context.rate),
         ...(status === 503 ? { "Retry-After": String(retryAfterSeconds ?? STORAGE_RETRY_AFTER_SECONDS) } : {}),
         // A 429 the rate limit allowed: the key's downloads were all in progress.
@@ -124,7 +130,9 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
     };
 
     try {
-      return await answerMessages(body.value, request, context, send, headers);
+      // After the body, a cached tool result is answered without a further promise.
+      const answered = answerMessages(body.value, request, context, send, headers);
+      return answered instanceof Promise ? await answered : answered;
     } finally {
       // A directory read whose answer was never rendered (a fault on the way) gives its download slot back.
       if (!rendered) for (const text of context.streamed) text.release();
@@ -133,13 +141,13 @@ export function createMcpHandler(services: Services, options: McpHandlerOptions)
 }
 
 /** The parsed body: one message, or a 2025-03-26 batch. */
-async function answerMessages(
+function answerMessages(
   value: unknown,
   request: Request,
   context: McpCallContext,
-  send: (status: number, serialized: string, retryAfterSeconds?: number) => Response,
-  headers: HeaderMap,
-): Promise<Response> {
+  send: (status: number, serialized: ResponseBody, retryAfterSeconds?: number) => Response,
+  headers: () => HeaderMap,
+): Response | Promise<Response> {
   if (Array.isArray(value)) return answerBatch(value, request.headers, context, send, headers);
 
   const message = classifyMessage(value);
@@ -151,7 +159,7 @@ async function answerMessages(
     if (version !== null && !SUPPORTED_VERSIONS.includes(version)) {
       return send(400, errorEnvelope(null, unsupportedVersion(version).toErrorObject()));
     }
-    return new Response(null, { status: 202, headers });
+    return new Response(null, { status: 202, headers: headers() });
   }
   try {
     context.era = requestEra(message.method, message.params, request.headers);
@@ -159,9 +167,13 @@ async function answerMessages(
     if (!(error instanceof McpProtocolError)) throw error;
     return send(error.httpStatus, errorEnvelope(message.id, error.toErrorObject()));
   }
-  const answer = await answerRequest(message.method, message.params, context);
-  if ("result" in answer) return send(200, envelope(message.id, answer));
-  return send(answer.httpStatus, envelope(message.id, answer), retryAfterOf(answer.error.data));
+  const answer = answerRequest(message.method, message.params, context);
+  return answer instanceof Promise ? answer.then((settled) => sendAnswer(message.id, settled, send)) : sendAnswer(message.id, answer, send);
+}
+
+function sendAnswer(id: JsonRpcId, answer: Answer, send: (status: number, serialized: ResponseBody, retryAfterSeconds?: number) => Response): Response {
+  if ("result" in answer) return send(200, resultEnvelopeBody(id, answer.result));
+  return send(answer.httpStatus, envelope(id, answer), retryAfterOf(answer.error.data));
 }
 
 /**
@@ -173,7 +185,7 @@ async function answerBatch(
   requestHeaders: Headers,
   context: McpCallContext,
   send: (status: number, serialized: string) => Response,
-  headers: HeaderMap,
+  headers: () => HeaderMap,
 ): Promise<Response> {
   const invalid = (message: string) => send(400, errorEnvelope(null, { code: ErrorCode.INVALID_REQUEST, message: `Invalid Request: ${message}` }));
   if (items.length === 0) return invalid("an empty JSON array is not a message.");
@@ -206,7 +218,7 @@ async function answerBatch(
       answers.push(envelope(message.id, await answerRequest(message.method, message.params, context)));
     }
   }
-  if (answers.length === 0) return new Response(null, { status: 202, headers });
+  if (answers.length === 0) return new Response(null, { status: 202, headers: headers() });
   return send(200, `[${answers.join(",")}]`);
 }
 
@@ -214,7 +226,7 @@ function envelope(id: JsonRpcId, answer: Answer): string {
   return "result" in answer ? resultEnvelope(id, answer.result) : errorEnvelope(id, answer.error);
 }
 
-function rpcResponse(status: number, body: string | ReadableStream<Uint8Array>, headers: HeaderMap = {}): Response {
+function rpcResponse(status: number, body: ResponseBody | ReadableStream<Uint8Array>, headers: HeaderMap = {}): Response {
   return new Response(body, { status, headers: { "Content-Type": RPC_CONTENT_TYPE, "Cache-Control": "no-store", ...headers } });
 }
 

@@ -46,21 +46,31 @@ export type Answer = { result: Result } | { error: JsonRpcErrorObject; httpStatu
 
 /**
  * Runs one request and says what to answer. Protocol errors keep their code; anything else
- * thrown is our fault: -32603 with no detail for the client, the detail in the log.
+ * thrown is our fault: -32603 with no detail for the client, the detail in the log. The answer
+ * is given at once when the method answers at once (a cached tool result), else later.
  */
-export async function answerRequest(method: string, params: unknown, context: McpCallContext): Promise<Answer> {
+export function answerRequest(method: string, params: unknown, context: McpCallContext): Answer | Promise<Answer> {
   try {
     const spec = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (!spec || !spec.eras.includes(context.era)) throw methodNotFound(method, context.era);
-    const result = await spec.handler(isPlainObject(params) ? params : {}, context);
-    if (context.era !== "modern") return { result };
-    return { result: modernResult(result instanceof SerializedResult ? (JSON.parse(result.json) as JsonObject) : result, spec) };
+    const result = spec.handler(isPlainObject(params) ? params : {}, context);
+    if (result instanceof Promise) return result.then((settled) => answered(settled, spec, context)).catch((error: unknown) => failure(error, method, context));
+    return answered(result, spec, context);
   } catch (error) {
-    if (error instanceof McpProtocolError) return { error: error.toErrorObject(), httpStatus: error.httpStatus };
-    context.logFailure(`${method} failed`, error);
-    const data = codedData("internal_error", context.procedureContext.requestId);
-    return { error: { code: ErrorCode.INTERNAL_ERROR, message: "Internal error. The failure was logged; retry later.", data }, httpStatus: 200 };
+    return failure(error, method, context);
   }
+}
+
+function answered(result: Result, spec: MethodSpec, context: McpCallContext): Answer {
+  if (context.era !== "modern") return { result };
+  return { result: modernResult(result instanceof SerializedResult ? (JSON.parse(result.text()) as JsonObject) : result, spec) };
+}
+
+function failure(error: unknown, method: string, context: McpCallContext): Answer {
+  if (error instanceof McpProtocolError) return { error: error.toErrorObject(), httpStatus: error.httpStatus };
+  context.logFailure(`${method} failed`, error);
+  const data = codedData("internal_error", context.procedureContext.requestId);
+  return { error: { code: ErrorCode.INTERNAL_ERROR, message: "Internal error. The failure was logged; retry later.", data }, httpStatus: 200 };
 }
 
 function initialize(params: JsonObject): JsonObject {

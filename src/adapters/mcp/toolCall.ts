@@ -3,8 +3,12 @@ import { describeIssues, errorFields, toPublicError } from "../errorVocabulary.t
 import type { McpCallContext } from "./callContext.ts";
 import { ErrorCode, isPlainObject, McpProtocolError, type JsonObject } from "./jsonRpc.ts";
 import { SerializedResult, toolResultJson } from "./serializedResult.ts";
+import type { McpTool } from "./toolDefinition.ts";
 import { toolsByName } from "./tools.ts";
 import { throwIfUnavailable } from "./unavailable.ts";
+
+/** A tool's result: an object, or JSON already serialized (a cacheable result). */
+type ToolAnswer = JsonObject | SerializedResult;
 
 /** What a tool result says when it is an idempotency key's stored first answer (REST's Idempotent-Replayed). */
 export const REPLAYED_META_KEY = "broker-directory/idempotent-replayed";
@@ -16,8 +20,9 @@ export const ERROR_META_KEY = "broker-directory/error";
  * tools/call. A malformed request or an unknown tool is a protocol error (-32602); anything
  * that goes wrong once the tool runs — arguments that fail its schema, an unknown slug, a
  * missing scope — is a tool result with isError, worded so the model can correct itself.
+ * Synchronous up to the tool's own call: a cached result is answered without a promise.
  */
-export async function callTool(params: JsonObject, context: McpCallContext): Promise<JsonObject | SerializedResult> {
+export function callTool(params: JsonObject, context: McpCallContext): ToolAnswer | Promise<ToolAnswer> {
   const name = params.name;
   if (typeof name !== "string" || name === "") {
     throw new McpProtocolError(ErrorCode.INVALID_PARAMS, "tools/call needs params.name: the name of a tool from tools/list.");
@@ -51,14 +56,18 @@ export async function callTool(params: JsonObject, context: McpCallContext): Pro
     const text = `Invalid arguments for ${tool.name}: ${issues.join("; ")}`;
     return toolError(/[.!?]$/.test(text) ? text : `${text}.`, "invalid_parameter", context);
   }
+  return runTool(tool, args, cacheKey, version, context);
+}
+
+/** The tool's procedure, its result serialized (and kept, for a cacheable call) or its failure worded. */
+async function runTool(tool: McpTool, args: JsonObject, cacheKey: string | undefined, version: number, context: McpCallContext): Promise<ToolAnswer> {
   try {
     const { result, replayed } = await tool.call(context.procedureContext, args);
     const text = JSON.stringify(result);
     if (replayed) return { content: [{ type: "text", text }], structuredContent: result as JsonObject, _meta: { [REPLAYED_META_KEY]: true } };
     if (cacheKey === undefined) return { content: [{ type: "text", text }], structuredContent: result as JsonObject };
     const json = toolResultJson(text);
-    context.toolResults.set(cacheKey, version, context.baseUrl, json);
-    return new SerializedResult(json);
+    return new SerializedResult(context.toolResults.set(cacheKey, version, context.baseUrl, json) ?? json);
   } catch (error) {
     const failure = toPublicError(error);
     throwIfUnavailable(failure, context.procedureContext.requestId);

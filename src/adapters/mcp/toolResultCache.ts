@@ -1,6 +1,8 @@
 import { BoundedCache, type CacheStats } from "../../cache/boundedCache.ts";
+import { utf8Body } from "../http/json.ts";
 import { ResponseCache } from "../rest/responseCache.ts";
 import type { JsonObject } from "./jsonRpc.ts";
+import { ResultBytes } from "./resultBytes.ts";
 import type { McpTool } from "./toolDefinition.ts";
 
 /** As REST's response cache (see restHandler), smaller: agents repeat fewer distinct calls than pages do. */
@@ -15,7 +17,8 @@ const KEY_LIMITS = { maxEntries: 10_000, maxBytes: 8 * 1024 * 1024, secondReques
  * share one entry; the parse itself is remembered per argument text, so a repeated call skips it.
  */
 export class ToolResultCache {
-  private readonly results = new ResponseCache(RESULT_LIMITS, "mcp-tool-results", (json) => json);
+  /** Kept as UTF-8 bytes, with the envelope last made around them (see ResultBytes). */
+  private readonly results = new ResponseCache(RESULT_LIMITS, "mcp-tool-results", (json) => new ResultBytes(utf8Body(json)));
   /** null: the arguments do not parse (the call answers an isError result, never cached). */
   private readonly keys = new BoundedCache<string | null>("mcp-tool-keys", KEY_LIMITS, (key) => (key?.length ?? 0) * 2);
 
@@ -31,12 +34,13 @@ export class ToolResultCache {
     return key ?? undefined;
   }
 
-  get(key: string, version: number, baseUrl: string): string | undefined {
+  get(key: string, version: number, baseUrl: string): ResultBytes | undefined {
     return this.results.get(key, version, baseUrl);
   }
 
-  set(key: string, version: number, baseUrl: string, json: string): void {
-    this.results.set(key, version, baseUrl, json);
+  /** The bytes kept, when the cache keeps the result (see ResponseCache.set), for the caller to send. */
+  set(key: string, version: number, baseUrl: string, json: string): ResultBytes | undefined {
+    return this.results.set(key, version, baseUrl, json);
   }
 
   caches(): { stats(): CacheStats }[] {

@@ -1,6 +1,8 @@
 import type { CacheLimits, CacheStats } from "../../cache/boundedCache.ts";
 import { VersionedCache } from "../../storage/versionedCache.ts";
-import type { ResponseBody as Body } from "../http/json.ts";
+
+/** What an answer is kept as: its text, or something of a known size made from it (UTF-8 bytes…). */
+type Body = string | { readonly byteLength: number };
 
 interface CachedAnswer<B extends Body> {
   body: B;
@@ -26,7 +28,7 @@ export class ResponseCache<B extends Body = string> {
 
   /**
    * `encode`: what the answer's text is kept as. REST keeps its UTF-8 bytes (utf8Body), sent
-   * as they are; MCP splices the text into each call's envelope, so keeps the text.
+   * as they are; MCP keeps them too, with the envelope last made around them (ResultBytes).
    */
   constructor(
     limits: CacheLimits,
