@@ -9,7 +9,7 @@ import { combosOf, type RankCombos } from "./rankCombos.ts";
 import { flattenLists, type RankLists } from "./rankLists.ts";
 import { SlugTable } from "./slugTable.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
-import type { DetailOffice, DetailRow } from "../stores/brokerLookups.ts";
+import type { DetailOffice, DetailRow } from "./detailRow.ts";
 
 /**
  * The lookup facts of a published broker by id (see BrokerStore.findById): the index keeps

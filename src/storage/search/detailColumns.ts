@@ -1,5 +1,5 @@
 import type { DirectoryDb } from "../sqlite/database.ts";
-import type { DetailOffice, DetailRow } from "../stores/brokerLookups.ts";
+import type { DetailOffice, DetailRow } from "./detailRow.ts";
 import { TextColumns } from "./textColumns.ts";
 import { utf8Bytes } from "./utf8Bytes.ts";
 

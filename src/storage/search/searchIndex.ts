@@ -6,7 +6,7 @@ import type { BrokerListItem } from "../../schemas/broker.ts";
 import type { BrokerFacet, BrokerSort, FacetCounts } from "../../schemas/discovery.ts";
 import { BrokerAttributes, type RefRow } from "./brokerAttributes.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
-import type { DetailOffice, DetailRow } from "../stores/brokerLookups.ts";
+import type { DetailOffice, DetailRow } from "./detailRow.ts";
 import { countFacet, facetCombos } from "./facetCounts.ts";
 import { withComboCounts } from "./rankCombos.ts";
 import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
