@@ -1,6 +1,7 @@
 import { PROVINCE_CODES } from "../../domain/provinces.ts";
 import { foldText } from "../../domain/text.ts";
-import { DetailColumns, ROWS_PER_YOUNG_COLLECTION } from "./detailColumns.ts";
+import { DetailColumns } from "./detailColumns.ts";
+import { DistinctValues } from "./distinctValues.ts";
 import { ListColumns } from "./listColumns.ts";
 import { utf8Bytes } from "./utf8Bytes.ts";
 import { OfficeGrid } from "./officeGrid.ts";
@@ -8,6 +9,7 @@ import { officePlaces } from "./officePlaces.ts";
 import { combosOf, type RankCombos } from "./rankCombos.ts";
 import { flattenLists, type RankLists } from "./rankLists.ts";
 import { SlugTable } from "./slugTable.ts";
+import { rowTicks } from "./youngCollections.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
 import type { DetailOffice, DetailRow } from "./detailRow.ts";
 
@@ -93,9 +95,10 @@ export class BrokerAttributes {
   private readonly slugs: SlugTable;
   private details: DetailColumns | undefined;
 
-  /** `collectYoung`, for a large directory: a young collection every 4,096 rows read (see DetailColumns.load). */
+  /** `collectYoung`, for a large directory: a young collection every 4,096 rows read (see youngCollections.ts). */
   constructor(db: DirectoryDb, rankOfId: Int32Array, n: number, collectYoung?: () => void) {
-    const rankOf = (id: number) => (id < rankOfId.length ? rankOfId[id]! : -1);
+    const rankOf = rankLookup(rankOfId);
+    const tick = rowTicks(collectYoung);
     this.averageRating = new Float64Array(n);
     this.reviewCount = new Int32Array(n);
     this.starCounts = new Int32Array(5 * n);
@@ -105,7 +108,7 @@ export class BrokerAttributes {
     // whose pages the process kept). Each row's JSON lists are kept as a number per distinct
     // text (most brokers share a few), then numbered in rank order below, so values are numbered,
     // and named, where alphabetically first seen.
-    const listTexts = new DistinctTexts();
+    const listTexts = new DistinctValues((text) => text);
     const listsOfRank = new Int32Array(3 * n).fill(-1);
     this.list = new ListColumns(n, utf8Bytes(db, "brokers WHERE published = 1", ["name", "slug", "description"]));
     const rows = db.$client.query<BrokerColumns, []>(
@@ -113,9 +116,8 @@ export class BrokerAttributes {
         "languages, specialties, name, slug, description, province, city, rating_1 AS r1, rating_2 AS r2, rating_3 AS r3, rating_4 AS r4, rating_5 AS r5 " +
         "FROM brokers NOT INDEXED WHERE published = 1",
     );
-    let read = 0;
     for (const row of rows.iterate()) {
-      if (collectYoung && ++read % ROWS_PER_YOUNG_COLLECTION === 0) collectYoung();
+      tick();
       const rank = rankOf(row.id);
       if (rank < 0) continue;
       this.list.set(rank, row.name, row.slug, row.description, row.province, row.city);
@@ -134,9 +136,9 @@ export class BrokerAttributes {
     const specialtyLists: Int32Array[] = new Array(n).fill(EMPTY);
     for (let rank = 0; rank < n; rank++) {
       if (listsOfRank[3 * rank]! < 0) continue;
-      lineLists[rank] = lineIds(listTexts.text(listsOfRank[3 * rank]!));
-      languageLists[rank] = languageIds(listTexts.text(listsOfRank[3 * rank + 1]!));
-      specialtyLists[rank] = specialtyIds(listTexts.text(listsOfRank[3 * rank + 2]!));
+      lineLists[rank] = lineIds(listTexts.value(listsOfRank[3 * rank]!));
+      languageLists[rank] = languageIds(listTexts.value(listsOfRank[3 * rank + 1]!));
+      specialtyLists[rank] = specialtyIds(listTexts.value(listsOfRank[3 * rank + 2]!));
     }
     this.list.seal();
     this.slugs = new SlugTable(n, (rank) => this.list.slug(rank), (rank, slug) => this.list.hasSlug(rank, slug));
@@ -163,15 +165,14 @@ export class BrokerAttributes {
     this.officeCity = new Int32Array(total);
     this.officeRank = new Int32Array(total);
     const placeOfSlot = new Int32Array(total);
-    const places = new DistinctTexts();
+    const places = new DistinctValues((text) => text);
     const provinceIndex = new Map<string, number>(PROVINCE_CODES.map((code, i) => [code, i]));
     const next = this.officeStart.slice(0, n);
     const offices = db.$client.query<OfficeColumns, []>(
       "SELECT broker_id AS brokerId, province, city_key AS cityKey, city, latitude, longitude FROM broker_locations NOT INDEXED ORDER BY id",
     );
-    read = 0;
     for (const office of offices.iterate()) {
-      if (collectYoung && ++read % ROWS_PER_YOUNG_COLLECTION === 0) collectYoung();
+      tick();
       const rank = rankOf(office.brokerId);
       if (rank < 0) continue;
       const slot = next[rank]!++;
@@ -187,7 +188,7 @@ export class BrokerAttributes {
     for (let slot = 0; slot < total; slot++) {
       const place = placeOfSlot[slot]!;
       if (cityOfPlace[place] === -1) {
-        const text = places.text(place);
+        const text = places.value(place);
         const cut = text.indexOf("\u0000");
         cityOfPlace[place] = this.cities.idOf(text.slice(0, cut), text.slice(cut + 1));
       }
@@ -219,7 +220,7 @@ export class BrokerAttributes {
    */
   loadDetails(db: DirectoryDb, rankOfId: Int32Array, collectYoung?: () => void): void {
     const n = this.averageRating.length;
-    this.details = DetailColumns.load(db, (id) => (id < rankOfId.length ? rankOfId[id]! : -1), n, collectYoung);
+    this.details = DetailColumns.load(db, rankLookup(rankOfId), n, collectYoung);
   }
 
   /** The rank of the published broker with exactly this slug, or -1. */
@@ -308,21 +309,9 @@ interface OfficeColumns {
   longitude: number | null;
 }
 
-/** Texts numbered by content (a broker's JSON lists as stored), each distinct one kept once. */
-class DistinctTexts {
-  private readonly texts: string[] = [];
-  private readonly ids = new Map<string, number>();
-  idOf(text: string): number {
-    let id = this.ids.get(text);
-    if (id === undefined) this.ids.set(text, (id = this.texts.push(text) - 1));
-    return id;
-  }
-  text(id: number): string {
-    return this.texts[id]!;
-  }
-  size(): number {
-    return this.texts.length;
-  }
+/** A broker id's rank in `rankOfId`, -1 for an id not published (or past the array). */
+function rankLookup(rankOfId: Int32Array): (id: number) => number {
+  return (id) => (id < rankOfId.length ? rankOfId[id]! : -1);
 }
 
 interface NearScratch {

@@ -2,6 +2,8 @@ import type { DirectoryDb } from "../sqlite/database.ts";
 import type { DetailOffice, DetailRow } from "./detailRow.ts";
 import { TextColumns } from "./textColumns.ts";
 import { utf8Bytes } from "./utf8Bytes.ts";
+import { DistinctValues } from "./distinctValues.ts";
+import { rowTicks } from "./youngCollections.ts";
 
 /** A rank's contact fields and an office's text fields, in the order TextColumns keeps them. */
 const EMAIL = 0;
@@ -15,8 +17,6 @@ const POSTAL_CODE = 3;
 const OFFICE_PHONE = 4;
 /** founding_year is nullable; no year is this far out of range. */
 const NO_YEAR = -0x80000000;
-/** Rows read between two young collections of a large load (see DetailColumns.load; BrokerAttributes too). */
-export const ROWS_PER_YOUNG_COLLECTION = 4_096;
 
 /** A published broker's columns as the load reads them. */
 interface BrokerColumns {
@@ -59,8 +59,8 @@ export type DetailBase = Pick<
  * detail miss spread over 20,000 brokers spent a third of its CPU reading SQLite (the manual's
  * performance page, "Where a miss's microseconds go").
  *
- * About 26 MB at 100,000 brokers: text in TextColumns chunks, numbers in typed arrays, lists
- * shared by content (a few hundred distinct lists). Rows are kept in id order, the order the
+ * About 28 MB at 100,000 brokers: text as UTF-8 in TextColumns buffers, numbers in typed arrays,
+ * lists and team sizes shared by content (a few thousand distinct lists). Rows are kept in id order, the order the
  * load reads them one at a time (iterate, not all rows at once, so the load's garbage stays
  * small). The values read back are exactly what BrokerLookups.detail reads from SQLite
  * (test/http/detail-from-memory.test.ts compares them for every broker).
@@ -70,12 +70,14 @@ export class DetailColumns {
   private readonly rowOfRank: Int32Array;
   private readonly contact: TextColumns;
   private readonly foundingYear: Int32Array;
-  private readonly teamSize: string[];
+  /** Index into `teamSizes` of each row's team size. */
+  private readonly teamSize: Int32Array;
+  private readonly teamSizes = new DistinctValues((text) => text);
   private readonly createdAt: Float64Array;
   private readonly updatedAt: Float64Array;
   /** Index into `lists` of each row's insurance lines, specialties and languages (3r, 3r + 1, 3r + 2). */
   private readonly listOf: Int32Array;
-  private readonly lists: string[][] = [];
+  private readonly lists = new DistinctValues((json) => JSON.parse(json) as string[]);
   /** Row r's offices are slots officeStart[r] … officeStart[r + 1]), primary offices first, then by id. */
   private readonly officeStart: Int32Array;
   private readonly officeText: TextColumns;
@@ -88,7 +90,7 @@ export class DetailColumns {
     this.rowOfRank = new Int32Array(n).fill(-1);
     this.contact = new TextColumns(n, 4, contactBytes);
     this.foundingYear = new Int32Array(n).fill(NO_YEAR);
-    this.teamSize = new Array<string>(n).fill("");
+    this.teamSize = new Int32Array(n);
     this.createdAt = new Float64Array(n);
     this.updatedAt = new Float64Array(n);
     this.listOf = new Int32Array(3 * n);
@@ -104,11 +106,7 @@ export class DetailColumns {
    * Reads the published brokers' detail columns, then their offices, one row at a time
    * (`rankOf`: a broker id's rank, -1 when it is not published; `n`: the number of ranks).
    *
-   * `collectYoung`, when given, runs every 4,096 rows. Each row read is garbage once its values
-   * are copied, and in one synchronous loop the engine let that garbage reach about 60 MB
-   * before collecting it (100,000 brokers); the process then kept those pages. With a young
-   * collection every 4,096 rows, reading them all left 6 MB (measured in process: RssAnon
-   * after a full collection, reading only, 59.7 against 6.2 MB).
+   * `collectYoung`, when given, runs every 4,096 rows (see youngCollections.ts).
    */
   static load(db: DirectoryDb, rankOf: (id: number) => number, n: number, collectYoung?: () => void): DetailColumns {
     const client = db.$client;
@@ -126,27 +124,26 @@ export class DetailColumns {
         "created_at AS createdAt, updated_at AS updatedAt, insurance_lines AS insuranceLines, specialties, languages " +
         "FROM brokers NOT INDEXED WHERE published = 1 ORDER BY id",
     );
-    const lists = new SharedLists(columns.lists);
-    const teamSizes = new Map<string, string>();
+    const tick = rowTicks(collectYoung);
     let row = 0;
-    let read = 0;
     for (const broker of brokers.iterate()) {
-      if (collectYoung && ++read % ROWS_PER_YOUNG_COLLECTION === 0) collectYoung();
+      tick();
       const rank = rankOf(broker.id);
       if (rank < 0) continue;
       columns.rowOfRank[rank] = row;
       columns.contact.set(row, [broker.email, broker.phone, broker.website, broker.licenseNumber]);
       columns.foundingYear[row] = broker.foundingYear ?? NO_YEAR;
-      if (!teamSizes.has(broker.teamSize)) teamSizes.set(broker.teamSize, broker.teamSize);
-      columns.teamSize[row] = teamSizes.get(broker.teamSize)!;
+      columns.teamSize[row] = columns.teamSizes.idOf(broker.teamSize);
       columns.createdAt[row] = broker.createdAt;
       columns.updatedAt[row] = broker.updatedAt;
-      columns.listOf[3 * row] = lists.idOf(broker.insuranceLines);
-      columns.listOf[3 * row + 1] = lists.idOf(broker.specialties);
-      columns.listOf[3 * row + 2] = lists.idOf(broker.languages);
+      columns.listOf[3 * row] = columns.lists.idOf(broker.insuranceLines);
+      columns.listOf[3 * row + 1] = columns.lists.idOf(broker.specialties);
+      columns.listOf[3 * row + 2] = columns.lists.idOf(broker.languages);
       row++;
     }
     columns.contact.seal();
+    columns.lists.forgetTexts();
+    columns.teamSizes.forgetTexts();
     columns.loadOffices(db, rankOf, collectYoung);
     return columns;
   }
@@ -162,12 +159,12 @@ export class DetailColumns {
       phone: this.contact.text(row, PHONE),
       website: this.contact.text(row, WEBSITE),
       foundingYear: year === NO_YEAR ? null : year,
-      teamSize: this.teamSize[row]!,
+      teamSize: this.teamSizes.value(this.teamSize[row]!),
       licenseNumber: this.contact.text(row, LICENSE),
       // Copies: the lists are shared by every broker with the same ones.
-      insuranceLines: this.lists[this.listOf[at]!]!.slice(),
-      specialties: this.lists[this.listOf[at + 1]!]!.slice(),
-      languages: this.lists[this.listOf[at + 2]!]!.slice(),
+      insuranceLines: this.lists.value(this.listOf[at]!).slice(),
+      specialties: this.lists.value(this.listOf[at + 1]!).slice(),
+      languages: this.lists.value(this.listOf[at + 2]!).slice(),
       createdAt: this.createdAt[row]!,
       updatedAt: this.updatedAt[row]!,
     };
@@ -199,8 +196,8 @@ export class DetailColumns {
 
   /** Approximate bytes held (for the memory accounting of the attributes). */
   bytes(): number {
-    const arrays = [this.rowOfRank, this.foundingYear, this.createdAt, this.updatedAt, this.listOf, this.officeStart, this.officeId, this.officeLat, this.officeLng, this.officePrimary];
-    return arrays.reduce((sum, a) => sum + a.byteLength, this.contact.bytes() + this.officeText.bytes() + 8 * this.teamSize.length);
+    const arrays = [this.rowOfRank, this.foundingYear, this.teamSize, this.createdAt, this.updatedAt, this.listOf, this.officeStart, this.officeId, this.officeLat, this.officeLng, this.officePrimary];
+    return arrays.reduce((sum, a) => sum + a.byteLength, this.contact.bytes() + this.officeText.bytes());
   }
 
   /**
@@ -219,9 +216,9 @@ export class DetailColumns {
       for (const primary of [1, 0]) for (const office of group) if (office.isPrimary === primary) this.writeOffice(slot++, office);
       group = [];
     };
-    let read = 0;
+    const tick = rowTicks(collectYoung);
     for (const office of offices.iterate()) {
-      if (collectYoung && ++read % ROWS_PER_YOUNG_COLLECTION === 0) collectYoung();
+      tick();
       const rank = rankOf(office.brokerId);
       if (rank < 0) continue;
       const officeRow = this.rowOfRank[rank]!;
@@ -244,16 +241,5 @@ export class DetailColumns {
     this.officeLat[slot] = office.latitude ?? Number.NaN;
     this.officeLng[slot] = office.longitude ?? Number.NaN;
     this.officePrimary[slot] = office.isPrimary;
-  }
-}
-
-/** Lists (JSON text as stored) numbered by content: each distinct text is parsed once, and its array shared. */
-class SharedLists {
-  private readonly ids = new Map<string, number>();
-  constructor(private readonly lists: string[][]) {}
-  idOf(json: string): number {
-    let id = this.ids.get(json);
-    if (id === undefined) this.ids.set(json, (id = this.lists.push(JSON.parse(json) as string[]) - 1));
-    return id;
   }
 }
