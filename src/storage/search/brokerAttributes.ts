@@ -2,6 +2,7 @@ import { PROVINCE_CODES } from "../../domain/provinces.ts";
 import { foldText } from "../../domain/text.ts";
 import { DetailColumns } from "./detailColumns.ts";
 import { DistinctValues } from "./distinctValues.ts";
+import { textDirectoryOf } from "./fileBackedBytes.ts";
 import { ListColumns } from "./listColumns.ts";
 import { utf8Bytes } from "./utf8Bytes.ts";
 import { OfficeGrid } from "./officeGrid.ts";
@@ -140,7 +141,7 @@ export class BrokerAttributes {
       languageLists[rank] = languageIds(listTexts.value(listsOfRank[3 * rank + 1]!));
       specialtyLists[rank] = specialtyIds(listTexts.value(listsOfRank[3 * rank + 2]!));
     }
-    this.list.seal();
+    this.list.seal(textDirectoryOf(db));
     this.slugs = new SlugTable(n, (rank) => this.list.slug(rank), (rank, slug) => this.list.hasSlug(rank, slug));
     this.linesOf = flattenLists(lineLists);
     this.languagesOf = flattenLists(languageLists);

@@ -1,6 +1,7 @@
 import type { DirectoryDb } from "../sqlite/database.ts";
 import type { DetailOffice, DetailRow } from "./detailRow.ts";
 import { TextColumns } from "./textColumns.ts";
+import { textDirectoryOf } from "./fileBackedBytes.ts";
 import { utf8Bytes } from "./utf8Bytes.ts";
 import { DistinctValues } from "./distinctValues.ts";
 import { rowTicks } from "./youngCollections.ts";
@@ -141,7 +142,7 @@ export class DetailColumns {
       columns.listOf[3 * row + 2] = columns.lists.idOf(broker.languages);
       row++;
     }
-    columns.contact.seal();
+    columns.contact.seal(textDirectoryOf(db));
     columns.lists.forgetTexts();
     columns.teamSizes.forgetTexts();
     columns.loadOffices(db, rankOf, collectYoung);
@@ -232,7 +233,7 @@ export class DetailColumns {
     }
     writeGroup();
     for (let r = row + 1; r < this.officeStart.length; r++) this.officeStart[r] = slot;
-    this.officeText.seal();
+    this.officeText.seal(textDirectoryOf(db));
   }
 
   private writeOffice(slot: number, office: OfficeColumns): void {

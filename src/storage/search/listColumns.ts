@@ -56,9 +56,9 @@ export class ListColumns {
     this.cities[rank] = this.shared(city);
   }
 
-  /** Ends the writing: the ranks never set show empty text. */
-  seal(): void {
-    this.texts.seal();
+  /** Ends the writing: the ranks never set show empty text (`directory`: see TextColumns.seal). */
+  seal(directory?: string): void {
+    this.texts.seal(directory);
   }
 
   /** The list item of a rank, with the ratings and mark the attributes hold (kept current by review deltas). */

@@ -1,3 +1,5 @@
+import { fileBacked } from "./fileBackedBytes.ts";
+
 /** Bytes a column's buffer starts with; it doubles as it fills, and is cut to size at seal(). */
 const INITIAL_BYTES = 64 * 1024;
 
@@ -38,9 +40,9 @@ export class TextColumns {
    * Row r's field f starts at byte bounds[(fields + 1)r + f] and ends where the next field
    * starts; the row's last slot is where it ends. A row never set keeps zeros: empty text.
    */
-  private readonly bounds: Int32Array;
+  private bounds: Int32Array;
   /** One bit per field value: set when it is null. */
-  private readonly nulls: Uint8Array;
+  private nulls: Uint8Array;
   private written = 0;
   private nextRow = 0;
 
@@ -80,8 +82,22 @@ export class TextColumns {
     this.nextRow = row + 1;
   }
 
-  /** Ends the writing: the buffer is cut to what was written; the rows never set read as empty text. */
-  seal(): void {
+  /**
+   * Ends the writing: the buffer is cut to what was written; the rows never set read as empty
+   * text. With a `directory`, the offsets, null bits and text move into one mapped file there
+   * (see fileBacked), out of the process's anonymous memory.
+   */
+  seal(directory?: string): void {
+    const text = this.buffer.subarray(0, this.written);
+    // Offsets first: the mapping starts on a page, so the Int32Array view is aligned.
+    const mapped = fileBacked([new Uint8Array(this.bounds.buffer, this.bounds.byteOffset, this.bounds.byteLength), this.nulls, text], directory);
+    if (mapped && mapped.byteOffset % 4 === 0) {
+      const base = mapped.byteOffset;
+      this.bounds = new Int32Array(mapped.buffer, base, this.bounds.length);
+      this.nulls = new Uint8Array(mapped.buffer, base + this.bounds.byteLength, this.nulls.length);
+      this.buffer = Buffer.from(mapped.buffer, base + this.bounds.byteLength + this.nulls.byteLength, this.written) as DecodingBuffer;
+      return;
+    }
     if (this.written === this.buffer.length) return;
     const exact = Buffer.allocUnsafeSlow(this.written) as DecodingBuffer;
     this.buffer.copy(exact, 0, 0, this.written);

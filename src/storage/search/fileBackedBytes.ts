@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { DirectoryDb } from "../sqlite/database.ts";
+
+/**
+ * Where the search index may keep its sealed text in files of its own: the database's directory
+ * (a disk, as the database is; never a temporary directory, which may be memory), or undefined
+ * for a database in memory.
+ */
+export function textDirectoryOf(db: DirectoryDb): string | undefined {
+  const file = db.$client.filename;
+  return file === "" || file === ":memory:" ? undefined : dirname(file);
+}
+
+/**
+ * `parts` written end to end into a file of their own in `directory`, and that file's private,
+ * read-only mapping; the file is unlinked at once: the kernel keeps it for as long as it is
+ * mapped (the mapping goes with the last reference to the buffer), and no name of it is left
+ * behind, even by a crash after this returns. Undefined when that cannot be done (no directory,
+ * a read-only or full disk, a platform without mmap): the caller keeps its parts in memory, and
+ * answers the same either way, only the memory differs.
+ *
+ * Why: the index's text and its offsets (list text, contact fields, offices: 50 MB at 100,000
+ * brokers) are read for every answer and never written after the load. In anonymous memory they
+ * count against the process for good; as the pages of a file, like SQLite's own mapped pages,
+ * they are page cache that the kernel may drop under pressure and read back from disk when next
+ * touched. Reading them costs the same once they are in the cache.
+ *
+ * The mapping starts on a page boundary, so a part at an offset that is a multiple of 4 can be
+ * viewed as an Int32Array.
+ *
+ * @example
+ * const mapped = fileBacked([Buffer.from("Acme Insurance")], "/var/lib/broker-directory");
+ * mapped?.toString(); // "Acme Insurance", now from the mapped file
+ */
+export function fileBacked(parts: readonly Uint8Array[], directory: string | undefined): Buffer | undefined {
+  const length = parts.reduce((sum, part) => sum + part.byteLength, 0);
+  // An empty file cannot be mapped (EINVAL), and a few bytes are not worth a file.
+  if (directory === undefined || length < MIN_FILE_BYTES) return undefined;
+  const path = join(directory, `.index-text-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+  let fd: number | undefined;
+  try {
+    // "wx": never someone else's file; 0600: the text is the directory's, the file ours alone.
+    fd = openSync(path, "wx", 0o600);
+    for (const part of parts) {
+      for (let at = 0; at < part.byteLength; ) at += writeSync(fd, part, at, part.byteLength - at);
+    }
+    closeSync(fd);
+    fd = undefined;
+    const mapped = Bun.mmap(path, { shared: false });
+    if (mapped.byteLength !== length) return undefined;
+    return Buffer.from(mapped.buffer, mapped.byteOffset, mapped.byteLength);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeQuietly(fd);
+    removeQuietly(path);
+  }
+}
+
+/** Below this, the bytes stay in memory. */
+const MIN_FILE_BYTES = 4096;
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed or never usable: the file is removed below either way.
+  }
+}
+
+/** Unlinking a mapped file is safe on Linux and macOS (the mapping keeps it); a file never made is fine too. */
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Never created (the open failed first), or a platform that refuses: nothing more to do.
+  }
+}
