@@ -2,7 +2,7 @@ import { PROVINCE_CODES } from "../../domain/provinces.ts";
 import { foldText } from "../../domain/text.ts";
 import { DetailColumns } from "./detailColumns.ts";
 import { DistinctValues } from "./distinctValues.ts";
-import { textDirectoryOf } from "./fileBackedBytes.ts";
+import { fileBackedArrays, textDirectoryOf } from "./fileBackedBytes.ts";
 import { ListColumns } from "./listColumns.ts";
 import { utf8Bytes } from "./utf8Bytes.ts";
 import { OfficeGrid } from "./officeGrid.ts";
@@ -195,6 +195,11 @@ export class BrokerAttributes {
       }
       this.officeCity[slot] = cityOfPlace[place]!;
     }
+    // Like the list text, the arrays of numbers move into a mapped file if they can (see
+    // fileBackedArrays); a review write still updates the ratings in place (a private mapping
+    // copies the page it writes).
+    const inMemory = [this.averageRating, this.officeLat, this.officeLng, this.reviewCount, this.starCounts, this.officeStart, this.officeCity, this.officeRank, this.verified, this.officeProvince] as const;
+    [this.averageRating, this.officeLat, this.officeLng, this.reviewCount, this.starCounts, this.officeStart, this.officeCity, this.officeRank, this.verified, this.officeProvince] = fileBackedArrays(inMemory, textDirectoryOf(db)) ?? inMemory;
     this.officeCombos = combosOf(officePlaces(this.officeStart, this.officeProvince, this.officeCity));
     this.grid = new OfficeGrid(this.officeLat, this.officeLng, this.officeRank);
   }

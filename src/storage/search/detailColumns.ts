@@ -1,7 +1,7 @@
 import type { DirectoryDb } from "../sqlite/database.ts";
 import type { DetailOffice, DetailRow } from "./detailRow.ts";
 import { TextColumns } from "./textColumns.ts";
-import { textDirectoryOf } from "./fileBackedBytes.ts";
+import { fileBackedArrays, textDirectoryOf } from "./fileBackedBytes.ts";
 import { utf8Bytes } from "./utf8Bytes.ts";
 import { DistinctValues } from "./distinctValues.ts";
 import { rowTicks } from "./youngCollections.ts";
@@ -68,24 +68,24 @@ export type DetailBase = Pick<
  */
 export class DetailColumns {
   /** Each rank's row here (rows are in id order, ranks alphabetical). */
-  private readonly rowOfRank: Int32Array;
+  private rowOfRank: Int32Array;
   private readonly contact: TextColumns;
-  private readonly foundingYear: Int32Array;
+  private foundingYear: Int32Array;
   /** Index into `teamSizes` of each row's team size. */
-  private readonly teamSize: Int32Array;
+  private teamSize: Int32Array;
   private readonly teamSizes = new DistinctValues((text) => text);
-  private readonly createdAt: Float64Array;
-  private readonly updatedAt: Float64Array;
+  private createdAt: Float64Array;
+  private updatedAt: Float64Array;
   /** Index into `lists` of each row's insurance lines, specialties and languages (3r, 3r + 1, 3r + 2). */
-  private readonly listOf: Int32Array;
+  private listOf: Int32Array;
   private readonly lists = new DistinctValues((json) => JSON.parse(json) as string[]);
   /** Row r's offices are slots officeStart[r] … officeStart[r + 1]), primary offices first, then by id. */
-  private readonly officeStart: Int32Array;
+  private officeStart: Int32Array;
   private readonly officeText: TextColumns;
-  private readonly officeId: Float64Array;
-  private readonly officeLat: Float64Array;
-  private readonly officeLng: Float64Array;
-  private readonly officePrimary: Uint8Array;
+  private officeId: Float64Array;
+  private officeLat: Float64Array;
+  private officeLng: Float64Array;
+  private officePrimary: Uint8Array;
 
   private constructor(n: number, offices: number, contactBytes: number, officeBytes: number) {
     this.rowOfRank = new Int32Array(n).fill(-1);
@@ -146,6 +146,7 @@ export class DetailColumns {
     columns.lists.forgetTexts();
     columns.teamSizes.forgetTexts();
     columns.loadOffices(db, rankOf, collectYoung);
+    columns.mapNumbers(textDirectoryOf(db));
     return columns;
   }
 
@@ -234,6 +235,12 @@ export class DetailColumns {
     writeGroup();
     for (let r = row + 1; r < this.officeStart.length; r++) this.officeStart[r] = slot;
     this.officeText.seal(textDirectoryOf(db));
+  }
+
+  /** The arrays of numbers, like the text, move into a mapped file (see fileBackedArrays), if they can. */
+  private mapNumbers(directory: string | undefined): void {
+    const inMemory = [this.createdAt, this.updatedAt, this.officeId, this.officeLat, this.officeLng, this.rowOfRank, this.foundingYear, this.teamSize, this.listOf, this.officeStart, this.officePrimary] as const;
+    [this.createdAt, this.updatedAt, this.officeId, this.officeLat, this.officeLng, this.rowOfRank, this.foundingYear, this.teamSize, this.listOf, this.officeStart, this.officePrimary] = fileBackedArrays(inMemory, directory) ?? inMemory;
   }
 
   private writeOffice(slot: number, office: OfficeColumns): void {
