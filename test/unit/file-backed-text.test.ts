@@ -33,7 +33,8 @@ describe("fileBacked", () => {
     expect(kept.equals(sample)).toBe(true);
     expect(readdirSync(dir)).toEqual([]);
     if (process.platform !== "linux") return;
-    const mapped = mappingsNamed(`.index-text-${process.pid}-`);
+    // Only this test's directory: other tests in the same process map index files of their own.
+    const mapped = mappingsNamed(`${dir}/.index-text-${process.pid}-`);
     expect(mapped.length).toBeGreaterThan(0);
     expect(mapped.every((m) => m.line.endsWith("(deleted)"))).toBe(true);
     // Read but never written: file pages, not the process's anonymous memory.
@@ -72,10 +73,10 @@ describe("TextColumns sealed into a file", () => {
       inFile.set(row, texts(row));
     }
     inMemory.seal();
-    const before = mappingsNamed(".index-text-").length;
+    const before = mappingsNamed(`${dir}/.index-text-`).length;
     inFile.seal(dir);
     expect(readdirSync(dir)).toEqual([]);
-    if (process.platform === "linux") expect(mappingsNamed(".index-text-").length).toBe(before + 1);
+    if (process.platform === "linux") expect(mappingsNamed(`${dir}/.index-text-`).length).toBe(before + 1);
     for (let row = 0; row < rows; row++) {
       for (let field = 0; field < 3; field++) {
         expect(inFile.text(row, field)).toBe(inMemory.text(row, field));
