@@ -44,6 +44,7 @@ import { measureLeadPathCost } from "./bench/leadPathCost.ts";
 import { logOffset, serverTimesSince } from "./bench/serverTimes.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
 import { PEER_SCENARIOS, peerRequests, startPeer } from "./bench/peer.ts";
+import { missStageLines, missStagesOf } from "./bench/missStages.ts";
 
 const { values } = parseArgs({
   options: {
@@ -151,6 +152,7 @@ try {
     console.log(markdownTable(record));
     console.log();
     for (const line of summaryLines(record)) console.log(`- ${line}`);
+    for (const line of missStageLines(record.missStages ?? [])) console.log(line);
     for (const line of warnings(record)) console.log(`! ${line}`);
     console.log(`\nwrote ${file.slice(REPO.length + 1)}`);
   }
@@ -253,6 +255,10 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     const leadPathCost = await leadPathCostOf(server.url, scenarios);
     const loggingCost = logLevel === "info" ? await loggingCostOf(db, dir, scenarios, hooksEnv) : undefined;
     const webhookDrain = await measureWebhookDrain(app, db, dir, () => hooksReceived, hooksEnv);
+    const missStages = await missStagesOf(
+      scenarios.map((scenario) => ({ scenario, ratioToCeiling: records.find((r) => r.id === scenario.id)?.ratioToCeiling ?? null })),
+      { db, dir, seconds: load.durationSeconds, env: hooksEnv },
+    );
     return {
       date: new Date().toISOString(),
       machine: machineInfo(),
@@ -277,6 +283,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       ...(leadPathCost ? { leadPathCost } : {}),
       ...(loggingCost ? { loggingCost } : {}),
       ...(webhookDrain ? { webhookDrain } : {}),
+      ...(missStages.length > 0 ? { missStages } : {}),
     };
   } finally {
     await stopProcess(server);

@@ -4,14 +4,15 @@
  * the most self time in the server's CPU profile. For finding where a scenario's time goes
  * before optimising it (the manual's performance page, "Profiling a scenario"); not part of `bun run bench`.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { appCommand, freePort, REPO, runCli, startProcess, stopProcess } from "./appProcess.ts";
 import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type ScenarioId } from "./scenarios.ts";
-import { ensureWrk, runWrk } from "./wrk.ts";
-import { stageLines, stagesOf, type CpuProfile } from "./profileStages.ts";
+import { ensureWrk, runWrk, type LoadResult } from "./wrk.ts";
+import { stageLines, type CpuProfile } from "./profileStages.ts";
+import { profiledRun } from "./profiledRun.ts";
 
 const { values } = parseArgs({
   options: {
@@ -45,29 +46,35 @@ const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true", WEBHOOKS_DELIVERY: "fal
 if (HOOKED_SCENARIOS.includes(scenarioId)) {
   runCli(app, ["webhooks", "create", "--workspace", "profile", "--url", `http://127.0.0.1:${receiver.port}/hook`, "--events", "lead.created", "--db", db], work, hooksEnv);
 }
-const port = await freePort();
-const profDir = join(work, "prof");
-const server = await startProcess(
-  [process.execPath, ...(values.plain ? [] : ["--cpu-prof", `--cpu-prof-dir=${profDir}`]), join(REPO, "src/main.ts"), "serve", "--db", db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"],
-  { port, cwd: work, logFile: join(work, "server.log"), env: hooksEnv },
-);
-const warmup = await runWrk(server.url, scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
-const result = await runWrk(server.url, scenario.requests, { durationSeconds: Number(values.seconds), connections: 32, threads: 1 });
-console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
-await stopProcess(server);
-await receiver.stop(true);
+const log = (result: LoadResult) => console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
 // The database copy is as large as the seeded one (360 MB at 100,000 brokers): runs in a row
 // filled this machine's disk before it was removed. The profile stays, for reading further.
-for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
+const removeDatabase = () => {
+  for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
+};
 if (values.plain) {
+  const port = await freePort();
+  const server = await startProcess([process.execPath, join(REPO, "src/main.ts"), "serve", "--db", db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"], {
+    port,
+    cwd: work,
+    logFile: join(work, "server.log"),
+    env: hooksEnv,
+  });
+  await runWrk(server.url, scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
+  log(await runWrk(server.url, scenario.requests, { durationSeconds: Number(values.seconds), connections: 32, threads: 1 }));
+  await stopProcess(server);
+  await receiver.stop(true);
+  removeDatabase();
   rmSync(work, { recursive: true, force: true });
   process.exit(0);
 }
+const run = await profiledRun({ db, dir: work, scenario, seconds: Number(values.seconds), env: hooksEnv });
+log(run.result);
+await receiver.stop(true);
+removeDatabase();
 
 interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
-if (!file) throw new Error(`no profile in ${profDir}`);
-const profile = JSON.parse(readFileSync(join(profDir, file), "utf8")) as CpuProfile & { nodes: Node[] };
+const profile = run.profile as CpuProfile & { nodes: Node[] };
 const self = new Map<number, number>();
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
 const byName = new Map<string, number>();
@@ -80,7 +87,7 @@ for (const node of profile.nodes) {
 }
 const rows = [...byName].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top));
 for (const [where, t] of rows) console.log(`${((100 * t) / total).toFixed(1).padStart(5)} %  ${where}`);
-// Where a request's time goes, by stage (the profile spans the warm-up and the measured run).
+// Where a request's time goes, by stage.
 console.log();
-for (const line of stageLines(stagesOf(profile, warmup.requests + result.requests))) console.log(line);
-console.log(`profile: ${join(profDir, file)}`);
+for (const line of stageLines(run.stages)) console.log(line);
+console.log(`profile: ${run.profilePath}`);

@@ -25,6 +25,8 @@ const STAGES: { stage: string; matches: (name: string, url: string) => boolean }
   { stage: "start-up (not a request)", matches: (name, url) => url.endsWith("src/app.ts") && (name === "startApp" || name === "warmUp") },
   { stage: "SQLite read (statements, row values)", matches: (name, url) => /storage\/(stores\/(brokerLookups|reviewPages)|sqlite\/readSnapshot)\.ts$/.test(url) || url.startsWith("bun:sqlite") },
   { stage: "answer object from rows", matches: (name, url) => /storage\/stores\/(brokerStore|reviewStore)\.ts$/.test(url) && /^to[A-Z]/.test(name) },
+  // The search index's memory: a page of results, a detail's fields (its SQL, full-text search, counts as the read above).
+  { stage: "search index in memory (pages, details)", matches: (_, url) => url.includes("/src/storage/search/") },
   { stage: "caches (keys, lookups, admission, insertion, eviction, sizing)", matches: (_, url) => /src\/cache\/|versionedCache\.ts$|responseCache(Key)?\.ts$/.test(url) },
   { stage: "zod (input parse)", matches: (_, url) => url.includes("node_modules/zod/") },
   { stage: "procedure call (tRPC middlewares, the door)", matches: (_, url) => /node_modules\/@trpc\/|src\/router\//.test(url) },

@@ -7,6 +7,7 @@ import type { WebhookDrainRecord } from "./webhookDrain.ts";
 import type { ReplicaStartMeasure, ReplicaStartRecord } from "./replicaStart.ts";
 import type { ServerTimes } from "./serverTimes.ts";
 import type { LoadResult } from "./wrk.ts";
+import type { MissStagesRecord } from "./missStages.ts";
 
 export type Measured = LoadResult & { cpu: CpuShare; server?: ServerTimes };
 
@@ -79,6 +80,8 @@ export interface BenchRecord {
   loggingCost?: LoggingCost[];
   /** Scenario (15)'s webhook deliveries, sent afterwards by an instance doing nothing else (scripts/bench/webhookDrain.ts). */
   webhookDrain?: WebhookDrainRecord;
+  /** Where a miss's time goes, for (3) and (4) when short of issue 30's targets (scripts/bench/missStages.ts); absent before 2026-11-26. */
+  missStages?: MissStagesRecord[];
 }
 
 export function machineInfo(): BenchRecord["machine"] {
