@@ -8,11 +8,11 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { appCommand, freePort, REPO, runCli, startProcess, stopProcess } from "./appProcess.ts";
+import { appCommand, REPO, runCli } from "./appProcess.ts";
 import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type ScenarioId } from "./scenarios.ts";
-import { ensureWrk, runWrk, type LoadResult } from "./wrk.ts";
+import { ensureWrk } from "./wrk.ts";
 import { stageLines, type CpuProfile } from "./profileStages.ts";
-import { profiledRun } from "./profiledRun.ts";
+import { profiledRun, sourceServerRun } from "./profiledRun.ts";
 
 const { values } = parseArgs({
   options: {
@@ -46,32 +46,18 @@ const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true", WEBHOOKS_DELIVERY: "fal
 if (HOOKED_SCENARIOS.includes(scenarioId)) {
   runCli(app, ["webhooks", "create", "--workspace", "profile", "--url", `http://127.0.0.1:${receiver.port}/hook`, "--events", "lead.created", "--db", db], work, hooksEnv);
 }
-const log = (result: LoadResult) => console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+const options = { db, dir: work, scenario, seconds: Number(values.seconds), env: hooksEnv };
+const run = values.plain ? undefined : await profiledRun(options);
+const result = run?.result ?? (await sourceServerRun(options)).result;
+console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
+await receiver.stop(true);
 // The database copy is as large as the seeded one (360 MB at 100,000 brokers): runs in a row
 // filled this machine's disk before it was removed. The profile stays, for reading further.
-const removeDatabase = () => {
-  for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
-};
-if (values.plain) {
-  const port = await freePort();
-  const server = await startProcess([process.execPath, join(REPO, "src/main.ts"), "serve", "--db", db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"], {
-    port,
-    cwd: work,
-    logFile: join(work, "server.log"),
-    env: hooksEnv,
-  });
-  await runWrk(server.url, scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
-  log(await runWrk(server.url, scenario.requests, { durationSeconds: Number(values.seconds), connections: 32, threads: 1 }));
-  await stopProcess(server);
-  await receiver.stop(true);
-  removeDatabase();
+for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
+if (!run) {
   rmSync(work, { recursive: true, force: true });
   process.exit(0);
 }
-const run = await profiledRun({ db, dir: work, scenario, seconds: Number(values.seconds), env: hooksEnv });
-log(run.result);
-await receiver.stop(true);
-removeDatabase();
 
 interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 const profile = run.profile as CpuProfile & { nodes: Node[] };

@@ -27,23 +27,35 @@ export interface ProfiledRun {
   profilePath: string;
 }
 
+/**
+ * The scenario against a fresh server from source: 2 s of warm-up, then `seconds` measured.
+ * With `cpuProfDir`, the server runs under `bun --cpu-prof` and writes its profile there when
+ * it stops.
+ */
+export async function sourceServerRun(
+  options: { db: string; dir: string; scenario: Scenario; seconds: number; env?: Record<string, string> },
+  cpuProfDir?: string,
+): Promise<{ warmup: LoadResult; result: LoadResult }> {
+  const port = await freePort();
+  const profiling = cpuProfDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${cpuProfDir}`];
+  const server = await startProcess(
+    [process.execPath, ...profiling, join(REPO, "src/main.ts"), "serve", "--db", options.db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"],
+    { port, cwd: options.dir, logFile: join(cpuProfDir ?? options.dir, "server.log"), env: options.env },
+  );
+  try {
+    const warmup = await runWrk(server.url, options.scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
+    const result = await runWrk(server.url, options.scenario.requests, { durationSeconds: options.seconds, connections: 32, threads: 1 });
+    return { warmup, result };
+  } finally {
+    // A profile is written when the server exits.
+    await stopProcess(server);
+  }
+}
+
 export async function profiledRun(options: { db: string; dir: string; scenario: Scenario; seconds: number; env?: Record<string, string> }): Promise<ProfiledRun> {
   const profDir = join(options.dir, `prof-${options.scenario.id}-${Date.now()}`);
   mkdirSync(profDir, { recursive: true });
-  const port = await freePort();
-  const server = await startProcess(
-    [process.execPath, "--cpu-prof", `--cpu-prof-dir=${profDir}`, join(REPO, "src/main.ts"), "serve", "--db", options.db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"],
-    { port, cwd: options.dir, logFile: join(profDir, "server.log"), env: options.env },
-  );
-  let warmup: LoadResult;
-  let result: LoadResult;
-  try {
-    warmup = await runWrk(server.url, options.scenario.requests, { durationSeconds: 2, connections: 32, threads: 1 });
-    result = await runWrk(server.url, options.scenario.requests, { durationSeconds: options.seconds, connections: 32, threads: 1 });
-  } finally {
-    // The profile is written when the server exits.
-    await stopProcess(server);
-  }
+  const { warmup, result } = await sourceServerRun(options, profDir);
   const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
   if (!file) throw new Error(`no profile in ${profDir}`);
   const profilePath = join(profDir, file);
