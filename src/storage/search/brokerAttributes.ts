@@ -2,7 +2,7 @@ import { PROVINCE_CODES } from "../../domain/provinces.ts";
 import { foldText } from "../../domain/text.ts";
 import { DetailColumns } from "./detailColumns.ts";
 import { DistinctValues } from "./distinctValues.ts";
-import { fileBackedArrays, textDirectoryOf } from "./fileBackedBytes.ts";
+import { fileBackedArrays, indexFilesDirectoryOf } from "./fileBackedBytes.ts";
 import { ListColumns } from "./listColumns.ts";
 import { utf8Bytes } from "./utf8Bytes.ts";
 import { OfficeGrid } from "./officeGrid.ts";
@@ -141,7 +141,7 @@ export class BrokerAttributes {
       languageLists[rank] = languageIds(listTexts.value(listsOfRank[3 * rank + 1]!));
       specialtyLists[rank] = specialtyIds(listTexts.value(listsOfRank[3 * rank + 2]!));
     }
-    this.list.seal(textDirectoryOf(db));
+    this.list.seal(indexFilesDirectoryOf(db));
     this.slugs = new SlugTable(n, (rank) => this.list.slug(rank), (rank, slug) => this.list.hasSlug(rank, slug));
     this.linesOf = flattenLists(lineLists);
     this.languagesOf = flattenLists(languageLists);
@@ -199,7 +199,7 @@ export class BrokerAttributes {
     // fileBackedArrays); a review write still updates the ratings in place (a private mapping
     // copies the page it writes).
     const inMemory = [this.averageRating, this.officeLat, this.officeLng, this.reviewCount, this.starCounts, this.officeStart, this.officeCity, this.officeRank, this.verified, this.officeProvince] as const;
-    [this.averageRating, this.officeLat, this.officeLng, this.reviewCount, this.starCounts, this.officeStart, this.officeCity, this.officeRank, this.verified, this.officeProvince] = fileBackedArrays(inMemory, textDirectoryOf(db)) ?? inMemory;
+    [this.averageRating, this.officeLat, this.officeLng, this.reviewCount, this.starCounts, this.officeStart, this.officeCity, this.officeRank, this.verified, this.officeProvince] = fileBackedArrays(inMemory, indexFilesDirectoryOf(db)) ?? inMemory;
     this.officeCombos = combosOf(officePlaces(this.officeStart, this.officeProvince, this.officeCity));
     this.grid = new OfficeGrid(this.officeLat, this.officeLng, this.officeRank);
   }

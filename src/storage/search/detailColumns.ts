@@ -1,7 +1,7 @@
 import type { DirectoryDb } from "../sqlite/database.ts";
 import type { DetailOffice, DetailRow } from "./detailRow.ts";
 import { TextColumns } from "./textColumns.ts";
-import { fileBackedArrays, textDirectoryOf } from "./fileBackedBytes.ts";
+import { fileBackedArrays, indexFilesDirectoryOf } from "./fileBackedBytes.ts";
 import { utf8Bytes } from "./utf8Bytes.ts";
 import { DistinctValues } from "./distinctValues.ts";
 import { rowTicks } from "./youngCollections.ts";
@@ -142,11 +142,11 @@ export class DetailColumns {
       columns.listOf[3 * row + 2] = columns.lists.idOf(broker.languages);
       row++;
     }
-    columns.contact.seal(textDirectoryOf(db));
+    columns.contact.seal(indexFilesDirectoryOf(db));
     columns.lists.forgetTexts();
     columns.teamSizes.forgetTexts();
     columns.loadOffices(db, rankOf, collectYoung);
-    columns.mapNumbers(textDirectoryOf(db));
+    columns.mapNumbers(indexFilesDirectoryOf(db));
     return columns;
   }
 
@@ -234,7 +234,7 @@ export class DetailColumns {
     }
     writeGroup();
     for (let r = row + 1; r < this.officeStart.length; r++) this.officeStart[r] = slot;
-    this.officeText.seal(textDirectoryOf(db));
+    this.officeText.seal(indexFilesDirectoryOf(db));
   }
 
   /** The arrays of numbers, like the text, move into a mapped file (see fileBackedArrays), if they can. */

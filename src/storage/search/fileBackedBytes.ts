@@ -4,11 +4,11 @@ import { dirname, join } from "node:path";
 import type { DirectoryDb } from "../sqlite/database.ts";
 
 /**
- * Where the search index may keep its sealed text in files of its own: the database's directory
- * (a disk, as the database is; never a temporary directory, which may be memory), or undefined
- * for a database in memory.
+ * Where the search index may keep its sealed text and arrays of numbers in files of its own (see
+ * fileBacked, fileBackedArrays): the database's directory (a disk, as the database is; never a
+ * temporary directory, which may be memory), or undefined for a database in memory.
  */
-export function textDirectoryOf(db: DirectoryDb): string | undefined {
+export function indexFilesDirectoryOf(db: DirectoryDb): string | undefined {
   const file = db.$client.filename;
   return file === "" || file === ":memory:" ? undefined : dirname(file);
 }
