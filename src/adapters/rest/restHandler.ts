@@ -127,7 +127,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       if (route.envelope === "csv") return await csvExport(ctx, route, queryInput(route, params, queryObject(url)), info, admission, request.method === "HEAD");
       const body = route.body ? (route.body === "optional" && sentNoBody(request) ? {} : await readJsonBody(request)) : undefined;
       const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
-      const text = JSON.stringify(route.envelope === "data" ? { data: result } : result);
+      const text = answerText(route, result);
       // The bytes the cache keeps, when it keeps them, are what is sent: one UTF-8 encoding, not two.
       const kept = cacheKey === undefined ? undefined : responses.set(cacheKey, version, info.baseUrl, text);
       const response = admittedJson(kept ?? text, route.status ?? 200, admission.rate, info);
@@ -169,6 +169,15 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       cause: error instanceof Error && error.cause instanceof Error ? error.cause.stack : undefined,
     });
   }
+}
+
+/** The body's JSON text: the route's own serializer's, in its envelope, or JSON.stringify's (the same bytes either way). */
+function answerText(route: RestRoute, result: unknown): string {
+  if (route.json) {
+    const text = route.json(result as never);
+    return route.envelope === "data" ? `{"data":${text}}` : text;
+  }
+  return JSON.stringify(route.envelope === "data" ? { data: result } : result);
 }
 
 /** A request that carries no body at all: no Content-Type and no length (or a length of 0). */

@@ -1,4 +1,5 @@
 import { EXPORT_PAGE_LEADS } from "../../router/leads/exportLeads.ts";
+import { ratedAnswerJson } from "../http/ratedAnswerJson.ts";
 import { restRoute, type RestRoute } from "./restRoute.ts";
 
 /**
@@ -22,6 +23,7 @@ export const restRoutes: readonly RestRoute[] = [
     procedure: "brokers.get",
     summary: "Get a published broker by slug",
     envelope: "data",
+    json: ratedAnswerJson,
   }),
   restRoute({
     method: "GET",
@@ -93,6 +95,7 @@ export const restRoutes: readonly RestRoute[] = [
     procedure: "embed.broker",
     summary: "A published broker's profile for the directory widget: the detail fields, picture and a map link per office",
     envelope: "data",
+    json: ratedAnswerJson,
   }),
   restRoute({
     method: "GET",
