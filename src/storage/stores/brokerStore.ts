@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { brokerLocations, brokers } from "../../../db/schema.ts";
 import type { ProvinceCode } from "../../domain/provinces.ts";
 import { TEAM_SIZES, type TeamSize } from "../../domain/teamSize.ts";
+import { isoTime } from "../../domain/isoTime.ts";
 import type { BrokerDetail, BrokerListItem } from "../../schemas/broker.ts";
 import type { Review } from "../../schemas/review.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
@@ -76,8 +77,6 @@ const listColumns = {
   reviewCount: brokers.reviewCount,
   isVerified: brokers.isVerified,
 };
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Read access to the published directory. Every query is a prepared statement (search has
@@ -334,8 +333,8 @@ function toBrokerDetail(row: DetailRow, locations: readonly DetailOffice[]): Bro
     insuranceLines: row.insuranceLines,
     specialties: row.specialties,
     languages: row.languages,
-    createdAt: iso(row.createdAt),
-    updatedAt: iso(row.updatedAt),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import { abbreviateAuthorName } from "../../domain/authorName.ts";
+import { isoTime } from "../../domain/isoTime.ts";
 import type { Review } from "../../schemas/review.ts";
 import type { ReviewSort } from "../../schemas/reviewParams.ts";
 
@@ -18,7 +19,6 @@ const ORDER_BY: Record<ReviewSort, string> = {
 
 interface ReviewRow {
   id: number;
-  brokerId: number;
   authorName: string;
   rating: number;
   title: string;
@@ -53,16 +53,17 @@ export class ReviewPages {
         ? this.statement(sort, false).all(brokerId, limit, (page - 1) * limit)
         : this.statement(sort, true).all(brokerId, limit, (page - 1) * limit, rating);
     const reviews: Review[] = new Array(rows.length);
+    const broker = String(brokerId);
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i]!;
       reviews[i] = {
         id: String(r.id),
-        brokerId: String(r.brokerId),
+        brokerId: broker,
         rating: r.rating,
         title: r.title,
         content: r.body,
         authorName: abbreviateAuthorName(r.authorName),
-        createdAt: new Date(r.createdAt).toISOString(),
+        createdAt: isoTime(r.createdAt),
       };
     }
     return reviews;
@@ -73,7 +74,7 @@ export class ReviewPages {
     let statement = this.statements.get(key);
     if (!statement) {
       statement = this.client.prepare<ReviewRow, PageParams>(
-        `SELECT id, broker_id AS brokerId, author_name AS authorName, rating, title, body, created_at AS createdAt
+        `SELECT id, author_name AS authorName, rating, title, body, created_at AS createdAt
            FROM reviews
           WHERE broker_id = ?1 AND published = 1${rated ? " AND rating = ?4" : ""}
           ORDER BY ${ORDER_BY[sort]}
