@@ -13,6 +13,7 @@
  *   bun run bench --cluster 3 [--brokers 1000] [--duration 10] …
  *     list, detail and search through HAProxy in front of 1, then N instances over one
  *     PostgreSQL and one Redis (throwaway, started like the tests'): scripts/bench/cluster.ts.
+ *     Writes results/<date>-<brokers>-cluster.json.
  *
  *   bun run bench --replica-start [--brokers 1000,100000] [--rounds 3] [--seed-cache DIR]
  *     an instance over PostgreSQL from spawn to /readyz 200: its replica loaded whole (cold),
@@ -99,7 +100,10 @@ mkdirSync(resultsDir, { recursive: true });
 if (values.cluster) {
   try {
     const instances = positive(values.cluster, "cluster");
-    await benchCluster(app, { instances, brokers: brokerCounts[0]!, dir: workDir, load, warmupSeconds, logLevel });
+    const record = await benchCluster(app, { instances, brokers: brokerCounts[0]!, dir: workDir, load, warmupSeconds, logLevel });
+    const file = join(resultsDir, `${record.date.slice(0, 10)}-${record.brokers}-cluster.json`);
+    writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+    console.log(`\nwrote ${file.slice(REPO.length + 1)}`);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

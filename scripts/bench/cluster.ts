@@ -11,6 +11,7 @@ import { startHaproxy } from "../../test/support/haproxy.ts";
 import { startPostgres } from "../../test/support/postgres.ts";
 import { startRedis } from "../../test/support/redisServer.ts";
 import { freePort, runCli, startApp, stopProcess, type AppCommand, type RunningProcess } from "./appProcess.ts";
+import { machineInfo, type BenchRecord } from "./report.ts";
 import { buildScenarios, type ScenarioId } from "./scenarios.ts";
 import { runWrk, type LoadRequest, type LoadResult, type LoadSettings } from "./wrk.ts";
 
@@ -18,7 +19,20 @@ const MEASURED: ScenarioId[] = ["list", "detail", "search"];
 /** One seed for the SQLite copy (scenarios read their broker slugs from it) and PostgreSQL: the same directory. */
 const SEED = "1";
 
-export async function benchCluster(app: AppCommand, options: { instances: number; brokers: number; dir: string; load: LoadSettings; warmupSeconds: number; logLevel: string }) {
+/** What `--cluster` measured, as written to results/<date>-<brokers>-cluster.json. */
+export interface ClusterRecord {
+  date: string;
+  brokers: number;
+  instances: number;
+  machine: BenchRecord["machine"];
+  load: LoadSettings;
+  /** Each scenario through HAProxy: 1 instance, then `instances`, and the ratio of the two. */
+  scenarios: { id: ScenarioId; label: string; one: LoadResult; many: LoadResult; ratio: number }[];
+  /** The hot list straight from one instance over PostgreSQL + Redis, and from the same binary in SQLite mode (issue 30 asks ≥ 75 %). */
+  sharedDatabase: { postgres: LoadResult; sqlite: LoadResult; share: number };
+}
+
+export async function benchCluster(app: AppCommand, options: { instances: number; brokers: number; dir: string; load: LoadSettings; warmupSeconds: number; logLevel: string }): Promise<ClusterRecord> {
   const { dir } = options;
   const pg = await startPostgres();
   const redis = await startRedis();
@@ -62,15 +76,27 @@ export async function benchCluster(app: AppCommand, options: { instances: number
         await haproxy.stop();
       }
     }
+    const record: ClusterRecord = {
+      date: new Date().toISOString(),
+      brokers: options.brokers,
+      instances: options.instances,
+      machine: machineInfo(),
+      load: options.load,
+      scenarios: scenarios.map((scenario) => {
+        const [one, many] = results[scenario.id]!;
+        return { id: scenario.id, label: scenario.label, one: one!, many: many!, ratio: many!.requestsPerSecond / one!.requestsPerSecond };
+      }),
+      sharedDatabase: { ...direct, share: direct.postgres.requestsPerSecond / direct.sqlite.requestsPerSecond },
+    };
     console.log(`\n| scenario (through HAProxy) | 1 instance req/s | ${options.instances} instances req/s | ratio |\n|---|---:|---:|---:|`);
-    for (const scenario of scenarios) {
-      const [one, many] = results[scenario.id]!;
-      console.log(`| ${scenario.label} | ${one!.requestsPerSecond.toLocaleString("en-CA")} | ${many!.requestsPerSecond.toLocaleString("en-CA")} | ${(many!.requestsPerSecond / one!.requestsPerSecond).toFixed(2)} |`);
+    for (const { label, one, many, ratio } of record.scenarios) {
+      console.log(`| ${label} | ${one.requestsPerSecond.toLocaleString("en-CA")} | ${many.requestsPerSecond.toLocaleString("en-CA")} | ${ratio.toFixed(2)} |`);
     }
     console.log(
       `\nhot list, no balancer: PostgreSQL + Redis mode ${direct.postgres.requestsPerSecond.toLocaleString("en-CA")} req/s, ` +
-        `SQLite mode ${direct.sqlite.requestsPerSecond.toLocaleString("en-CA")} req/s: ${Math.round((100 * direct.postgres.requestsPerSecond) / direct.sqlite.requestsPerSecond)} %`,
+        `SQLite mode ${direct.sqlite.requestsPerSecond.toLocaleString("en-CA")} req/s: ${Math.round(100 * record.sharedDatabase.share)} %`,
     );
+    return record;
   } finally {
     await Promise.all(running.map(stopProcess));
     await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
