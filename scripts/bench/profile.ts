@@ -46,7 +46,8 @@ const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true", WEBHOOKS_DELIVERY: "fal
 if (HOOKED_SCENARIOS.includes(scenarioId)) {
   runCli(app, ["webhooks", "create", "--workspace", "profile", "--url", `http://127.0.0.1:${receiver.port}/hook`, "--events", "lead.created", "--db", db], work, hooksEnv);
 }
-const options = { db, dir: work, scenario, seconds: Number(values.seconds), env: hooksEnv };
+const engineEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith("BUN_JSC_"))) as Record<string, string>;
+const options = { db, dir: work, scenario, seconds: Number(values.seconds), env: { ...hooksEnv, ...engineEnv } };
 const run = values.plain ? undefined : await profiledRun(options);
 const result = run?.result ?? (await sourceServerRun(options)).result;
 console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
