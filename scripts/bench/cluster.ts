@@ -25,6 +25,8 @@ export interface ClusterRecord {
   brokers: number;
   instances: number;
   machine: BenchRecord["machine"];
+  /** What ran: the compiled binary or the source, and the log level. */
+  server: BenchRecord["server"];
   load: LoadSettings;
   /** Each scenario through HAProxy: 1 instance, then `instances`, and the ratio of the two. */
   scenarios: { id: ScenarioId; label: string; one: LoadResult; many: LoadResult; ratio: number }[];
@@ -81,6 +83,7 @@ export async function benchCluster(app: AppCommand, options: { instances: number
       brokers: options.brokers,
       instances: options.instances,
       machine: machineInfo(),
+      server: { kind: app.kind, describe: app.describe, logLevel: options.logLevel },
       load: options.load,
       scenarios: scenarios.map((scenario) => {
         const [one, many] = results[scenario.id]!;
