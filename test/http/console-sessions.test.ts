@@ -171,7 +171,9 @@ describe("sessions", () => {
     const start = Date.now();
     const session = await at(start, () => signIn(server, "read-only"));
     const later = start + 2 * 60_000;
-    await whileReadOnly(() =>
+    // Two reads, each restarting the idle clock in the background: both writes must be refused
+    // before writes work again, or the second could land after (as it once did in CI).
+    await whileReadOnly(2, () =>
       at(later, async () => {
         const api = await consoleRequest(server, session, "/console/api/keys");
         expect(api.status, await api.clone().text()).toBe(200);
@@ -191,21 +193,31 @@ describe("sessions", () => {
  * Runs `fn` with the database refusing writes as a read-only one does: SQLite's PRAGMA
  * query_only (SQLITE_READONLY); over PostgreSQL, a trigger raising 25006 (read-only
  * transaction, as on a standby) for the sessions table, so the pool's connections stay as they are.
+ * Writes work again only once `refusals` writes were refused: bookkeeping is written in the
+ * background, and over PostgreSQL it reaches the database after the answer (SQLite's group commit
+ * fails it in the turn that answers). The trigger counts its refusals in a sequence, which a rollback
+ * does not undo.
  */
-async function whileReadOnly(fn: () => Promise<void>): Promise<void> {
+async function whileReadOnly(refusals: number, fn: () => Promise<void>): Promise<void> {
   const pg = server.databaseUrl !== undefined;
   if (pg) {
+    await server.rows("CREATE SEQUENCE refused_writes");
     await server.rows(
-      "CREATE FUNCTION refuse_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'cannot execute UPDATE in a read-only transaction' USING ERRCODE = '25006'; END $$",
+      "CREATE FUNCTION refuse_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('refused_writes'); RAISE EXCEPTION 'cannot execute UPDATE in a read-only transaction' USING ERRCODE = '25006'; END $$",
     );
     await server.rows("CREATE TRIGGER read_only BEFORE UPDATE ON console_sessions FOR EACH ROW EXECUTE FUNCTION refuse_write()");
   } else server.app.services.db.$client.exec("PRAGMA query_only = ON");
   try {
     await fn();
+    if (pg) {
+      const refused = async () => Number((await server.rows<{ n: number | string }>("SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS n FROM refused_writes"))[0]!.n);
+      expect(await eventually(async () => (await refused()) >= refusals)).toBe(true);
+    }
   } finally {
     if (pg) {
       await server.rows("DROP TRIGGER read_only ON console_sessions");
       await server.rows("DROP FUNCTION refuse_write()");
+      await server.rows("DROP SEQUENCE refused_writes");
     } else server.app.services.db.$client.exec("PRAGMA query_only = OFF");
   }
 }
