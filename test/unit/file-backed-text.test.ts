@@ -87,3 +87,31 @@ describe("TextColumns sealed into a file", () => {
     }
   });
 });
+
+describe("TextColumns.row", () => {
+  test("gives each field as text() does: ASCII rows (one decoding), wide rows, nulls, empties and rows never set, in memory and in a file", () => {
+    const rows = 3_000;
+    const texts = (row: number): (string | null)[] => [
+      row % 5 === 0 ? `Courtier ${row} Québec` : `Broker ${row}`,
+      row % 7 === 0 ? null : row % 13 === 0 ? "" : `+1514555${String(row).padStart(4, "0")}`,
+      row % 11 === 0 ? "" : row % 17 === 0 ? `李 ${row} 🏠` : `https://example.ca/${row}`,
+      row % 19 === 0 ? null : "ON",
+    ];
+    for (const directory of [undefined, dir]) {
+      const columns = new TextColumns(rows, 4);
+      // Every third row is skipped: it reads as empty text.
+      for (let row = 0; row < rows; row++) if (row % 3 !== 2) columns.set(row, texts(row));
+      columns.seal(directory);
+      let ascii = 0;
+      for (let row = 0; row < rows; row++) {
+        const expected = row % 3 === 2 ? ["", "", "", ""] : texts(row);
+        expect(columns.row(row)).toEqual(expected);
+        expect(columns.row(row)).toEqual([0, 1, 2, 3].map((field) => columns.text(row, field)));
+        if (expected.every((text) => text === null || /^[\x00-\x7f]*$/.test(text))) ascii++;
+      }
+      // Both ways of reading a row are compared, not only one.
+      expect(ascii).toBeGreaterThan(1_000);
+      expect(ascii).toBeLessThan(rows);
+    }
+  });
+});

@@ -155,14 +155,15 @@ export class DetailColumns {
     const row = this.rowOfRank[rank]!;
     const at = 3 * row;
     const year = this.foundingYear[row]!;
+    const contact = this.contact.row(row);
     return {
       ...base,
-      email: this.contact.text(row, EMAIL),
-      phone: this.contact.text(row, PHONE),
-      website: this.contact.text(row, WEBSITE),
+      email: contact[EMAIL] ?? null,
+      phone: contact[PHONE] ?? null,
+      website: contact[WEBSITE] ?? null,
       foundingYear: year === NO_YEAR ? null : year,
       teamSize: this.teamSizes.value(this.teamSize[row]!),
-      licenseNumber: this.contact.text(row, LICENSE),
+      licenseNumber: contact[LICENSE] ?? null,
       // Copies: the lists are shared by every broker with the same ones.
       insuranceLines: this.lists.value(this.listOf[at]!).slice(),
       specialties: this.lists.value(this.listOf[at + 1]!).slice(),
@@ -180,13 +181,14 @@ export class DetailColumns {
     for (let slot = this.officeStart[row]!; slot < this.officeStart[row + 1]!; slot++) {
       const latitude = this.officeLat[slot]!;
       const longitude = this.officeLng[slot]!;
+      const texts = text.row(slot);
       offices.push({
         id: this.officeId[slot]!,
-        address: text.text(slot, ADDRESS)!,
-        city: text.text(slot, CITY)!,
-        province: text.text(slot, PROVINCE)!,
-        postalCode: text.text(slot, POSTAL_CODE)!,
-        phone: text.text(slot, OFFICE_PHONE),
+        address: texts[ADDRESS]!,
+        city: texts[CITY]!,
+        province: texts[PROVINCE]!,
+        postalCode: texts[POSTAL_CODE]!,
+        phone: texts[OFFICE_PHONE] ?? null,
         // SQLite stores no NaN (it reads back as NULL): NaN here only ever stands for null.
         latitude: Number.isNaN(latitude) ? null : latitude,
         longitude: Number.isNaN(longitude) ? null : longitude,

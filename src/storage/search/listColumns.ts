@@ -63,11 +63,12 @@ export class ListColumns {
 
   /** The list item of a rank, with the ratings and mark the attributes hold (kept current by review deltas). */
   item(rank: number, id: number, averageRating: number, reviewCount: number, verified: boolean): BrokerListItem {
+    const texts = this.texts.row(this.rowOfRank[rank]!) as string[];
     return {
       id: String(id),
-      name: this.text(rank, NAME),
-      slug: this.text(rank, SLUG),
-      description: this.text(rank, DESCRIPTION),
+      name: texts[NAME]!,
+      slug: texts[SLUG]!,
+      description: texts[DESCRIPTION]!,
       province: this.provinces[rank] as ProvinceCode,
       city: this.cities[rank]!,
       averageRating,

@@ -43,6 +43,12 @@ export class TextColumns {
   private bounds: Int32Array;
   /** One bit per field value: set when it is null. */
   private nulls: Uint8Array;
+  /**
+   * One bit per row: set when a field of the row is not ASCII. An ASCII row is decoded in one
+   * go and cut by its byte offsets (see row), which are then its string offsets too. Kept on
+   * the heap (a bit a row), not in the mapped file.
+   */
+  private readonly wide: Uint8Array;
   private written = 0;
   private nextRow = 0;
 
@@ -60,6 +66,7 @@ export class TextColumns {
     this.buffer = Buffer.allocUnsafeSlow(Math.max(1, expectedBytes)) as DecodingBuffer;
     this.bounds = new Int32Array((fields + 1) * rows);
     this.nulls = new Uint8Array(Math.ceil((fields * rows) / 8));
+    this.wide = new Uint8Array(Math.ceil(rows / 8));
   }
 
   /** A row's fields, in increasing row order (a row skipped reads as empty text). */
@@ -76,7 +83,10 @@ export class TextColumns {
       }
       // At most three bytes a UTF-16 unit (a surrogate pair is four bytes for two units).
       if (this.written + 3 * text.length > this.buffer.length) this.grow(this.written + 3 * text.length);
-      this.written += this.buffer.write(text, this.written, "utf8");
+      const bytes = this.buffer.write(text, this.written, "utf8");
+      // As many bytes as UTF-16 units: every unit was one ASCII byte.
+      if (bytes !== text.length) this.wide[row >>> 3]! |= 1 << (row & 7);
+      this.written += bytes;
     }
     this.bounds[at] = this.written;
     this.nextRow = row + 1;
@@ -115,6 +125,28 @@ export class TextColumns {
   }
 
   /**
+   * All the fields of a row, as text(row, field) gives each: an ASCII row with one decoding
+   * of its bytes, cut into its fields (a call into the engine's decoder cost more than the
+   * decoding of a short text: a list item's three fields took a fifth longer one by one).
+   */
+  row(row: number): (string | null)[] {
+    const fields = new Array<string | null>(this.fields);
+    if ((this.wide[row >>> 3]! >>> (row & 7)) & 1) {
+      for (let field = 0; field < this.fields; field++) fields[field] = this.text(row, field);
+      return fields;
+    }
+    const first = (this.fields + 1) * row;
+    const start = this.bounds[first]!;
+    const end = this.bounds[first + this.fields]!;
+    const whole = start === end ? "" : this.buffer.utf8Slice(start, end);
+    for (let field = 0; field < this.fields; field++) {
+      const bit = this.fields * row + field;
+      fields[field] = (this.nulls[bit >>> 3]! >>> (bit & 7)) & 1 ? null : whole.slice(this.bounds[first + field]! - start, this.bounds[first + field + 1]! - start);
+    }
+    return fields;
+  }
+
+  /**
    * Whether a row's field is exactly `text` (never for a null field). An ASCII text is compared
    * with the bytes in place, without decoding them; any other is decoded and compared.
    */
@@ -135,7 +167,7 @@ export class TextColumns {
 
   /** Approximate bytes held: the text and the bounds. */
   bytes(): number {
-    return this.buffer.length + this.bounds.byteLength + this.nulls.byteLength;
+    return this.buffer.length + this.bounds.byteLength + this.nulls.byteLength + this.wide.byteLength;
   }
 
   private grow(atLeast: number): void {
