@@ -73,11 +73,20 @@ export async function invokeProcedure(definition: ProcedureDefinition, path: str
 /** `parsed`: the input already parsed by the procedure's schema (see callProcedure), until the input check. */
 async function callFrom(index: number, definition: ProcedureDefinition, options: MiddlewareOptions, parsed: unknown): Promise<MiddlewareResult> {
   try {
-    const middleware = definition.middlewares[index]!;
-    // Skipped as if it called next() and handed the result on unchanged.
-    if (middleware._type === "output" && definition.meta?.trustedOutput) return await callFrom(index + 1, definition, options, parsed);
-    // Skipped as if it had parsed the raw input into what the adapter parsed with the same schema.
-    if (middleware._type === "input" && parsed !== undefined) return await callFrom(index + 1, definition, { ...options, input: parsed }, undefined);
+    let middleware = definition.middlewares[index]!;
+    // Skipped levels are stepped over here rather than each called as a level of its own (an
+    // async call, an await and a copy of the options each: about 1 µs of a cache miss).
+    for (;;) {
+      if (middleware._type === "output" && definition.meta?.trustedOutput) {
+        // Skipped as if it called next() and handed the result on unchanged.
+        middleware = definition.middlewares[++index]!;
+      } else if (middleware._type === "input" && parsed !== undefined) {
+        // Skipped as if it had parsed the raw input into what the adapter parsed with the same schema.
+        options = { ...options, input: parsed };
+        parsed = undefined;
+        middleware = definition.middlewares[++index]!;
+      } else break;
+    }
     return await middleware({
       ...options,
       meta: definition.meta,

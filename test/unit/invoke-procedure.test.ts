@@ -88,6 +88,25 @@ test("an input the adapter already parsed with the procedure's schema answers as
   expect(viaParsed).toHaveProperty("value.pagination.total", 1);
 });
 
+// REST (routes without a body) and MCP now hand over every input their procedure's schema accepts, parsed.
+const parsedCases: [string, ProcedurePath, Scope[], Record<string, string>][] = [
+  ["a broker by slug (trusted output)", "brokers.get", ["brokers:read"], { slug: "maple-leaf-insurance" }],
+  ["an unknown slug (NOT_FOUND)", "brokers.get", ["brokers:read"], { slug: "no-such-broker" }],
+  ["a search whose defaults the parse fills in", "brokers.search", ["brokers:read"], {}],
+  // A parsed input skips the input check only: the scope is still checked, and refused.
+  ["a key without the scope", "brokers.get", ["reviews:read"], { slug: "maple-leaf-insurance" }],
+];
+
+for (const [name, path, scopes, raw] of parsedCases) {
+  test(`an input already parsed by the procedure's schema answers as the raw input does: ${name}`, async () => {
+    const parsed = procedureFacts(path).input.safeParse(raw);
+    expect(parsed.success).toBe(true);
+    const { viaCaller } = await both(path, scopes, raw);
+    const viaParsed = await outcome(() => callProcedure(contextFor(scopes), path, raw, parsed.data));
+    expect(viaParsed).toEqual(viaCaller);
+  });
+}
+
 test("@trpc/server is pinned to the exact version invokeProcedure mirrors, and that version is the one installed", async () => {
   const manifest = await Bun.file(new URL("../../package.json", import.meta.url)).json();
   const lock = await Bun.file(new URL("../../package-lock.json", import.meta.url)).json();
