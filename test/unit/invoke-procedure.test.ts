@@ -88,7 +88,7 @@ test("an input the adapter already parsed with the procedure's schema answers as
   expect(viaParsed).toHaveProperty("value.pagination.total", 1);
 });
 
-// REST (routes without a body) and MCP now hand over every input their procedure's schema accepts, parsed.
+// callProcedure parses every input its procedure's schema accepts itself; an adapter may hand one over parsed too.
 const parsedCases: [string, ProcedurePath, Scope[], Record<string, string>][] = [
   ["a broker by slug (trusted output)", "brokers.get", ["brokers:read"], { slug: "maple-leaf-insurance" }],
   ["an unknown slug (NOT_FOUND)", "brokers.get", ["brokers:read"], { slug: "no-such-broker" }],

@@ -45,8 +45,8 @@ export interface McpTool extends McpToolSpec {
 
 /**
  * Wires a tool to its procedure. The arguments handed on are the client's own (after `input`
- * accepted them), not the tool schema's output: the procedure's own input schema parses them,
- * so transforms run once, exactly as for REST.
+ * accepted them), not the parsed output: the procedure parses them itself, so transforms run
+ * once, exactly as for REST.
  */
 export function defineTool(spec: McpToolSpec): McpTool {
   const facts = procedureFacts(spec.procedure);
@@ -64,11 +64,7 @@ export function defineTool(spec: McpToolSpec): McpTool {
     // `idempotencyKey` is only ever present in arguments that passed `input`: a tool that creates something.
     async call(ctx, { idempotencyKey, ...rest }) {
       const idempotency = facts.idempotent && typeof idempotencyKey === "string" ? { key: idempotencyKey, replayed: false, callerKey: undefined } : undefined;
-      const procedureInput = toInput(rest);
-      // Parsed here by the procedure's own schema, so the call skips tRPC's input step around
-      // the same parse (see callProcedure); input that fails it is refused by the procedure, in its words.
-      const parsed = facts.input.safeParse(procedureInput);
-      const result = await callProcedure(idempotency ? { ...ctx, idempotency } : ctx, spec.procedure, procedureInput, parsed.success ? parsed.data : undefined);
+      const result = await callProcedure(idempotency ? { ...ctx, idempotency } : ctx, spec.procedure, toInput(rest));
       return { result, replayed: idempotency?.replayed === true };
     },
   };

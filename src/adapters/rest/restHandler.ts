@@ -126,8 +126,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       };
       if (route.envelope === "csv") return await csvExport(ctx, route, queryInput(route, params, queryObject(url)), info, admission, request.method === "HEAD");
       const body = route.body ? (route.body === "optional" && sentNoBody(request) ? {} : await readJsonBody(request)) : undefined;
-      const query = parsedInput.query ?? queryObject(url);
-      const result = await route.call(ctx, { params, query, body, request }, parsedInput.data ?? (route.body ? undefined : inputParsed(route, params, query)));
+      const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
       const text = answerText(route, result);
       // The bytes the cache keeps, when it keeps them, are what is sent: one UTF-8 encoding, not two.
       const kept = cacheKey === undefined ? undefined : responses.set(cacheKey, version, info.baseUrl, text);
@@ -179,17 +178,6 @@ function answerText(route: RestRoute, result: unknown): string {
     return route.envelope === "data" ? `{"data":${text}}` : text;
   }
   return JSON.stringify(route.envelope === "data" ? { data: result } : result);
-}
-
-/**
- * The input of a route without a body as its procedure's own schema makes it, for the call to
- * skip that check (see callProcedure): parsed here without tRPC's input step around it (an
- * async level, two awaits and a copy of the call's options: about a microsecond of a detail
- * miss). Undefined when it does not parse: the procedure then refuses it in its own words.
- */
-function inputParsed(route: RestRoute, params: Record<string, string>, query: Record<string, string>): unknown {
-  const parsed = route.input.safeParse(queryInput(route, params, query));
-  return parsed.success ? parsed.data : undefined;
 }
 
 /** A request that carries no body at all: no Content-Type and no length (or a length of 0). */
