@@ -82,9 +82,9 @@ function stageOf(leaf: ProfileNode, byId: Map<number, ProfileNode>, parent: Map<
   for (let at: number | undefined = leaf.id; at !== undefined; at = parent.get(at)) {
     const frame = byId.get(at)!.callFrame;
     // The answer's JSON.stringify: the native called by the adapter itself (a cache key's is the
-    // cache's), and a rated answer's serializer with all it calls (src/adapters/http/ratedAnswerJson.ts).
+    // cache's), and a rated answer's serializer with all it calls (src/schemas/ratedAnswerJson.ts).
     if (at === parent.get(leaf.id) && leaf.callFrame.functionName === "stringify" && /adapters\/(rest|mcp)\//.test(frame.url) && !/Cache/.test(frame.url)) stage ??= JSON_STAGE;
-    if (frame.url.endsWith("adapters/http/ratedAnswerJson.ts")) stage ??= JSON_STAGE;
+    if (frame.url.endsWith("schemas/ratedAnswerJson.ts")) stage ??= JSON_STAGE;
     const found = STAGES.find((s) => s.matches(frame.functionName, frame.url));
     if (found !== undefined && found === STAGES[0]) return found.stage;
     if (found) stage ??= found.stage;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { brokers } from "../../db/schema.ts";
-import { ratedAnswerJson } from "../../src/adapters/http/ratedAnswerJson.ts";
+import { ratedAnswerJson } from "../../src/schemas/ratedAnswerJson.ts";
 import type { BrokerDetail } from "../../src/schemas/broker.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 

@@ -39,8 +39,8 @@ test("a detail read from the index's memory, its SQLite, its JSON and start-up e
     { frames: [...door, ["ids", `${REPO}/src/storage/search/fullTextSearch.ts`], ["#iterate", "bun:sqlite"], ["all", ""]], micros: 20 },
     // The answer's JSON.stringify, called by the adapter itself, or by a rated answer's serializer (its own time too).
     { frames: [...door.slice(0, 2), ["stringify", ""]], micros: 4 },
-    { frames: [...door.slice(0, 2), ["ratedAnswerJson", `${REPO}/src/adapters/http/ratedAnswerJson.ts`], ["stringify", ""]], micros: 4 },
-    { frames: [...door.slice(0, 2), ["ratedAnswerJson", `${REPO}/src/adapters/http/ratedAnswerJson.ts`]], micros: 2 },
+    { frames: [...door.slice(0, 2), ["ratedAnswerJson", `${REPO}/src/schemas/ratedAnswerJson.ts`], ["stringify", ""]], micros: 4 },
+    { frames: [...door.slice(0, 2), ["ratedAnswerJson", `${REPO}/src/schemas/ratedAnswerJson.ts`]], micros: 2 },
     // The index built before listening is start-up, whatever it calls.
     { frames: [["startApp", `${REPO}/src/app.ts`], ["warmUp", `${REPO}/src/app.ts`], ["load", `${REPO}/src/storage/search/detailColumns.ts`]], micros: 1_000 },
     { frames: [["(idle)", ""]], micros: 40 },

@@ -1,5 +1,5 @@
 import { EXPORT_PAGE_LEADS } from "../../router/leads/exportLeads.ts";
-import { ratedAnswerJson } from "../http/ratedAnswerJson.ts";
+import { ratedAnswerJson } from "../../schemas/ratedAnswerJson.ts";
 import { restRoute, type RestRoute } from "./restRoute.ts";
 
 /**

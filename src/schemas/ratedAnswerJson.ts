@@ -1,4 +1,4 @@
-import type { BrokerDetail } from "../../schemas/broker.ts";
+import type { BrokerDetail } from "./broker.ts";
 
 /** Where the distribution's text goes: a key only we write, followed by a value no distribution has. */
 const STAND_IN = '"distribution":0}';
