@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
+import { FileBackedWriter } from "./fileBackedWriter.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
 
 /**
@@ -38,47 +37,15 @@ export function indexFilesDirectoryOf(db: DirectoryDb): string | undefined {
 export function fileBacked(parts: readonly Uint8Array[], directory: string | undefined): Buffer | undefined {
   const length = parts.reduce((sum, part) => sum + part.byteLength, 0);
   // An empty file cannot be mapped (EINVAL), and a few bytes are not worth a file.
-  if (directory === undefined || length < MIN_FILE_BYTES) return undefined;
-  const path = join(directory, `.index-text-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
-  let fd: number | undefined;
-  try {
-    // "wx": never someone else's file; 0600: the text is the directory's, the file ours alone.
-    fd = openSync(path, "wx", 0o600);
-    for (const part of parts) {
-      for (let at = 0; at < part.byteLength; ) at += writeSync(fd, part, at, part.byteLength - at);
-    }
-    closeSync(fd);
-    fd = undefined;
-    const mapped = Bun.mmap(path, { shared: false });
-    if (mapped.byteLength !== length) return undefined;
-    return Buffer.from(mapped.buffer, mapped.byteOffset, mapped.byteLength);
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeQuietly(fd);
-    removeQuietly(path);
-  }
+  if (length < MIN_FILE_BYTES) return undefined;
+  const writer = FileBackedWriter.open(directory);
+  if (!writer) return undefined;
+  for (const part of parts) writer.write(part);
+  return writer.finish();
 }
 
 /** Below this, the bytes stay in memory. */
 const MIN_FILE_BYTES = 4096;
-
-function closeQuietly(fd: number): void {
-  try {
-    closeSync(fd);
-  } catch {
-    // Already closed or never usable: the file is removed below either way.
-  }
-}
-
-/** Unlinking a mapped file is safe on Linux and macOS (the mapping keeps it); a file never made is fine too. */
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Never created (the open failed first), or a platform that refuses: nothing more to do.
-  }
-}
 
 /** The typed arrays the index keeps (fileBackedArrays). */
 export type NumberArray = Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array;

@@ -1,0 +1,139 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+/** Text is encoded into a buffer this large and written out when it fills. */
+const STAGING_BYTES = 256 * 1024;
+const utf8 = new TextEncoder();
+
+/**
+ * A file of the index's own written a piece at a time, then mapped read-only (see fileBacked,
+ * which writes its parts through one of these): for contents too large to hold in memory
+ * first, such as every broker's rendered detail (about 100 MB at 100,000 brokers), which are
+ * encoded into a small staging buffer and written out as it fills, so that building the file
+ * never holds more than that buffer besides it.
+ *
+ * The file is created owner-only under a random name that no one else's file can take ("wx"),
+ * and unlinked when mapped or abandoned: the kernel keeps it for as long as it is mapped, and no
+ * name of it is left behind, even by a crash after `finish`. A write that fails (a full or
+ * read-only disk) makes `finish` answer undefined: the caller keeps to the way it had before.
+ *
+ * @example
+ * const writer = FileBackedWriter.open(directory);
+ * const at = writer?.writeText("Acme Insurance"); // the text's offset in the file
+ * const mapped = writer?.finish(); // the file's bytes, mapped; undefined if anything failed
+ */
+export class FileBackedWriter {
+  private readonly staging = new Uint8Array(STAGING_BYTES);
+  private staged = 0;
+  private written = 0;
+  private failed = false;
+
+  private constructor(
+    private fd: number | undefined,
+    private readonly path: string,
+  ) {}
+
+  /** A writer of a new file in `directory`, or undefined when none can be made there. */
+  static open(directory: string | undefined): FileBackedWriter | undefined {
+    if (directory === undefined) return undefined;
+    const path = join(directory, `.index-text-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+    try {
+      // "wx": never someone else's file; 0600: the text is the directory's, the file ours alone.
+      return new FileBackedWriter(openSync(path, "wx", 0o600), path);
+    } catch {
+      removeQuietly(path);
+      return undefined;
+    }
+  }
+
+  /** Bytes written so far (the offset of what is written next). */
+  get length(): number {
+    return this.written + this.staged;
+  }
+
+  /** Appends `bytes`; answers the offset they start at. */
+  write(bytes: Uint8Array): number {
+    const at = this.length;
+    if (this.staged + bytes.byteLength > STAGING_BYTES) this.flush();
+    if (bytes.byteLength > STAGING_BYTES) this.writeOut(bytes);
+    else {
+      this.staging.set(bytes, this.staged);
+      this.staged += bytes.byteLength;
+    }
+    return at;
+  }
+
+  /** Appends `text` as UTF-8; answers the offset it starts at. */
+  writeText(text: string): number {
+    // At most three bytes per UTF-16 unit: when it may not fit, the staged bytes go out first.
+    if (this.staged + 3 * text.length > STAGING_BYTES) {
+      this.flush();
+      if (3 * text.length > STAGING_BYTES) return this.write(Buffer.from(text, "utf8"));
+    }
+    const at = this.length;
+    this.staged += utf8.encodeInto(text, this.staging.subarray(this.staged)).written;
+    return at;
+  }
+
+  /** The file's bytes, mapped read-only (the file is unlinked), or undefined if a write failed or nothing was written. */
+  finish(): Buffer | undefined {
+    try {
+      this.flush();
+      this.close();
+      if (this.failed || this.written === 0) return undefined;
+      const mapped = Bun.mmap(this.path, { shared: false });
+      if (mapped.byteLength !== this.written) return undefined;
+      return Buffer.from(mapped.buffer, mapped.byteOffset, mapped.byteLength);
+    } catch {
+      return undefined;
+    } finally {
+      removeQuietly(this.path);
+    }
+  }
+
+  /** Gives up the file (a newer version of the directory came first). */
+  abandon(): void {
+    this.close();
+    removeQuietly(this.path);
+  }
+
+  private flush(): void {
+    if (this.staged === 0) return;
+    this.writeOut(this.staging.subarray(0, this.staged));
+    this.staged = 0;
+  }
+
+  private writeOut(bytes: Uint8Array): void {
+    if (this.failed || this.fd === undefined) {
+      this.failed = true;
+      this.written += bytes.byteLength;
+      return;
+    }
+    try {
+      for (let at = 0; at < bytes.byteLength; ) at += writeSync(this.fd, bytes, at, bytes.byteLength - at);
+    } catch {
+      this.failed = true;
+    }
+    this.written += bytes.byteLength;
+  }
+
+  private close(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      this.failed = true;
+    }
+    this.fd = undefined;
+  }
+}
+
+/** Unlinking a mapped file is safe on Linux and macOS (the mapping keeps it); a file never made is fine too. */
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Never created (the open failed first), or a platform that refuses: nothing more to do.
+  }
+}
