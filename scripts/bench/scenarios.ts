@@ -10,7 +10,9 @@
  * - (3) and (4) cycle through the published brokers (up to 20,000 of them) in a shuffled
  *   order: uniform access over the directory. At 1,000 brokers it all fits the cache; at
  *   100,000 the 20,000 cycled through don't, so most requests miss it: a review page is then
- *   read from SQLite, a detail from the search index's memory (src/storage/search/detailColumns.ts).
+ *   read from SQLite, a detail sent from its rendered text (src/storage/search/renderedDetails.ts;
+ *   built from the search index's memory, src/storage/search/detailColumns.ts, until the
+ *   rendering that the first detail request starts is done: within the scenario's warm-up).
  * - (5) posts a quote: priced and written to the database on every request.
  * - (13)–(15) post a lead (issue 28's figures): plain; with a fresh Idempotency-Key each (its
  *   record is written in the lead's transaction); and in a workspace with one webhook endpoint

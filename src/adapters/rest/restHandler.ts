@@ -100,6 +100,9 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     if (cacheKey !== undefined) {
       const cached = responses.get(cacheKey, version, info.baseUrl);
       if (cached !== undefined) return admittedJson(cached, 200, admission.rate, info);
+      // Not kept here, but rendered by the directory (a broker's detail): sent as it is, not cached.
+      const rendered = route.rendered?.(services, parsedInput.data ?? queryInput(route, params, queryObject(url)));
+      if (rendered !== undefined) return admittedJson(renderedBody(route, rendered), 200, admission.rate, info);
     }
     return callRoute(request, url, info, route, params, admission, cacheKey, version, parsedInput);
   }
@@ -178,6 +181,23 @@ function answerText(route: RestRoute, result: unknown): string {
     return route.envelope === "data" ? `{"data":${text}}` : text;
   }
   return JSON.stringify(route.envelope === "data" ? { data: result } : result);
+}
+
+const DATA_OPEN = new TextEncoder().encode('{"data":');
+const DATA_CLOSE = new TextEncoder().encode("}");
+const NOTHING = new Uint8Array(0);
+
+/**
+ * A rendered answer's JSON text in the route's envelope, as answerText would write it: a copy of
+ * its own (the text is a view of the directory's mapped file, which a new version lets go).
+ */
+function renderedBody(route: RestRoute, text: Uint8Array): Uint8Array<ArrayBuffer> {
+  const [open, close] = route.envelope === "data" ? [DATA_OPEN, DATA_CLOSE] : [NOTHING, NOTHING];
+  const body = new Uint8Array(open.byteLength + text.byteLength + close.byteLength);
+  body.set(open, 0);
+  body.set(text, open.byteLength);
+  body.set(close, open.byteLength + text.byteLength);
+  return body;
 }
 
 /** A request that carries no body at all: no Content-Type and no length (or a length of 0). */

@@ -3,6 +3,7 @@ import type { Surface } from "../../auth/admitRequest.ts";
 import type { Scope } from "../../auth/scopes.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 import type { Context } from "../../router/trpc.ts";
+import type { Services } from "../../services.ts";
 import { firstQueryValues } from "../http/firstQueryValues.ts";
 import { withPathParams } from "../http/withPathParams.ts";
 
@@ -44,6 +45,12 @@ export interface RestRouteSpec {
    * schema says what the route gets.
    */
   json?: (result: never) => string;
+  /**
+   * The procedure's answer to `input` as the JSON text `json` would write, when the directory has
+   * it rendered already (renderedBrokerDetail), else undefined. Asked on a directory read's cache
+   * miss, after the same admission and scope check as a cached answer; undefined calls the procedure.
+   */
+  rendered?: (services: Services, input: unknown) => Uint8Array | undefined;
 }
 
 /** A wired route: the row plus what its procedure declares. */

@@ -1,4 +1,5 @@
 import { EXPORT_PAGE_LEADS } from "../../router/leads/exportLeads.ts";
+import { renderedBrokerDetail } from "../../router/brokers/getBroker.ts";
 import { ratedAnswerJson } from "../../schemas/ratedAnswerJson.ts";
 import { restRoute, type RestRoute } from "./restRoute.ts";
 
@@ -24,6 +25,7 @@ export const restRoutes: readonly RestRoute[] = [
     summary: "Get a published broker by slug",
     envelope: "data",
     json: ratedAnswerJson,
+    rendered: renderedBrokerDetail,
   }),
   restRoute({
     method: "GET",

@@ -12,6 +12,8 @@ import { withComboCounts } from "./rankCombos.ts";
 import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
 import { BoundedCache, type CacheStats } from "../../cache/boundedCache.ts";
 import { DirectoryChanges } from "./directoryChanges.ts";
+import { indexFilesDirectoryOf } from "./fileBackedBytes.ts";
+import { RenderedDetails } from "./renderedDetails.ts";
 import { globalOrder, orderRanks, reorder, type GlobalOrder } from "./rankOrder.ts";
 import { atLeast, intersectAll, nearSet, rankSetBytes, valueAt, verifiedSet, withMembership, type RankSet } from "./rankSets.ts";
 
@@ -146,6 +148,9 @@ export class SearchIndex {
   /** The last journal entry this index reflects (see DirectoryChanges). */
   private appliedChange = 0;
   private attributesOfVersion: BrokerAttributes | undefined;
+  /** The details rendered (or being rendered) from the loaded attributes, and the attributes last tried. */
+  private rendered: RenderedDetails | undefined;
+  private renderTried: BrokerAttributes | undefined;
   private readonly orders = new Map<"rating" | "reviews", GlobalOrder>();
   private allRanks = new Int32Array(0);
   private readonly publishedInOrder;
@@ -271,6 +276,49 @@ export class SearchIndex {
     return detail && { detail };
   }
 
+  /**
+   * A published broker's detail as JSON text already rendered (see RenderedDetails), on
+   * publishedDetail's terms; undefined for anything not at hand (the index not at `version`,
+   * the rendering not finished, the broker's ratings changed since, no published broker with
+   * exactly this slug): the caller builds the detail as before.
+   */
+  renderedDetail(slug: string, version: number): Uint8Array | undefined {
+    const attributes = this.attributesOfVersion;
+    const rendered = this.rendered;
+    if (rendered === undefined || attributes === undefined || rendered.source !== attributes || version !== this.version) return undefined;
+    const rank = attributes.rankOfSlug(slug);
+    return rank < 0 ? undefined : rendered.text(rank);
+  }
+
+  /** Whether renderDetails has details to render: the index is at `version` with attributes not rendered yet. */
+  detailsToRender(version: number): boolean {
+    const attributes = this.attributesOfVersion;
+    if (attributes === undefined || version !== this.version) return false;
+    return this.rendered?.source === attributes ? !this.rendered.finished : this.renderTried !== attributes;
+  }
+
+  /**
+   * Renders up to `count` more details of the loaded attributes with `render` (a detail's JSON
+   * text), starting their rendering if it is not under way (once per load: a directory without
+   * a file to write renders nothing). Answers whether more remain.
+   */
+  renderDetails(count: number, render: (row: DetailRow, offices: DetailOffice[]) => string): boolean {
+    const attributes = this.attributesOfVersion;
+    if (attributes === undefined) return false;
+    if (this.rendered?.source !== attributes) {
+      this.rendered?.abandon();
+      this.rendered = undefined;
+      if (this.renderTried === attributes) return false;
+      this.renderTried = attributes;
+      this.rendered = RenderedDetails.start(attributes, this.rankToId.length, indexFilesDirectoryOf(this.db));
+      if (this.rendered === undefined) return false;
+    }
+    return this.rendered.renderSome(count, (rank) => {
+      const detail = attributes.detail(rank, this.rankToId[rank]!);
+      return detail && render(detail.row, detail.locations);
+    });
+  }
+
   private partsOf(filter: IndexFilter): Map<Part, RankSet> {
     const parts = new Map<Part, RankSet>();
     const { province, city, line, fts, language, specialty, verified, minRating, near } = filter;
@@ -380,6 +428,9 @@ export class SearchIndex {
       this.scratch = { matches: new Int32Array(ids.length), facet: new Int32Array(ids.length), keys: new Float64Array(ids.length) };
     }
     this.attributesOfVersion = undefined;
+    this.rendered?.abandon();
+    this.rendered = undefined;
+    this.renderTried = undefined;
     this.orders.clear();
     this.sets.clear();
     this.version = version;
@@ -395,6 +446,7 @@ export class SearchIndex {
       const rank = this.rankOf(id);
       if (rank < 0) continue;
       attributes.setRatings(rank, averageRating, reviewCount, stars);
+      this.rendered?.forget(rank);
       changed.push(rank);
     }
     for (const [sort, order] of this.orders) this.orders.set(sort, reorder(order, attributes, sort, changed));

@@ -17,6 +17,7 @@ import type { RefRow } from "../search/brokerAttributes.ts";
 import { ReviewPages } from "./reviewPages.ts";
 import { VersionedCache } from "../versionedCache.ts";
 import { searchAnswerBytes } from "../search/searchAnswerBytes.ts";
+import { ratedAnswerJson } from "../../schemas/ratedAnswerJson.ts";
 import { brokerDetailBytes, reviewPageBytes } from "./directoryReadBytes.ts";
 import type { CacheStats } from "../../cache/boundedCache.ts";
 
@@ -62,6 +63,12 @@ export function publishedBrokerRef(broker: BrokerDetail): PublishedBroker {
   const d = broker.rating.distribution;
   return { rowId: Number(broker.id), slug: broker.slug, name: broker.name, reviewCount: broker.reviewCount, starCounts: [d["1"], d["2"], d["3"], d["4"], d["5"]] };
 }
+
+/**
+ * Details rendered per turn of the event loop (about 2 ms of work at 6–9 µs each): a request
+ * arriving meanwhile waits at most that long.
+ */
+const RENDERED_PER_TURN = 250;
 
 /** Broker ids are the row id written in decimal; anything else names no broker. */
 const BROKER_ID_FORMAT = /^[1-9][0-9]{0,14}$/;
@@ -213,6 +220,36 @@ export class BrokerStore {
   }
 
   /**
+   * The published broker with this slug's detail as JSON text (what `ratedAnswerJson` writes of
+   * findBySlug's answer, byte for byte), when the index has it rendered (see RenderedDetails);
+   * else undefined, and the caller asks findBySlug. The first such question after the index
+   * loads a version starts rendering it, a slice at a time between requests.
+   */
+  renderedDetail(slug: string): Uint8Array | undefined {
+    const version = this.version();
+    const text = this.index.renderedDetail(slug, version);
+    if (text === undefined && !this.rendering && this.index.detailsToRender(version)) this.renderInTurns();
+    return text;
+  }
+
+  private rendering = false;
+
+  /** Renders the index's details RENDERED_PER_TURN at a time, each turn a task of its own, so requests run in between. */
+  private renderInTurns(): void {
+    this.rendering = true;
+    const turn = () => {
+      let more = false;
+      try {
+        more = this.index.renderDetails(RENDERED_PER_TURN, renderDetail);
+      } finally {
+        if (more) setTimeout(turn, 0).unref();
+        else this.rendering = false;
+      }
+    };
+    setTimeout(turn, 0).unref();
+  }
+
+  /**
    * The whole published directory as broker details, `chunkSize` brokers at a time in id
    * order, for exports that must not hold it all in memory. Two prepared queries per chunk
    * (brokers after the last id seen, then their offices by id range), never one per broker.
@@ -336,6 +373,11 @@ function toBrokerDetail(row: DetailRow, locations: readonly DetailOffice[]): Bro
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
   };
+}
+
+/** A detail's JSON text as REST and the widget write it (see RenderedDetails). */
+function renderDetail(row: DetailRow, locations: readonly DetailOffice[]): string {
+  return ratedAnswerJson(toBrokerDetail(row, locations));
 }
 
 function toPublishedBroker(row: RefRow): PublishedBroker {
