@@ -1,7 +1,7 @@
 /**
  * The index's files written a piece at a time (src/storage/search/fileBackedWriter.ts) and the
- * rendered details kept in one (src/storage/search/renderedDetails.ts): offsets and bytes read
- * back exactly, texts larger than the staging buffer whole, no file name ever left behind, and
+ * rendered details kept in one (src/storage/search/renderedDetails.ts, read at offsets): offsets
+ * and bytes read back exactly, texts larger than the staging buffer whole, no file name ever left behind, and
  * no rendering where no file can be written.
  */
 import { afterAll, expect, test } from "bun:test";
@@ -59,4 +59,18 @@ test("rendered details answer only once all are written; a rank left out or forg
   expect([0, 1, 2, 3, 4].map((rank) => decode(rendered.text(rank)))).toEqual([undefined, '{"rank":1}', '{"rank":2}', undefined, '{"rank":4}']);
   expect(rendered.renderSome(10, render)).toBe(false);
   expect(readdirSync(dir)).toEqual([]);
+  // Closed (the index loaded anew): nothing more is answered from it.
+  rendered.close();
+  expect(rendered.text(1)).toBeUndefined();
+});
+
+test("a rendering closed before it is finished leaves no file and answers nothing", () => {
+  const rendered = RenderedDetails.start({}, 3, dir)!;
+  rendered.renderSome(1, () => "x".repeat(5_000));
+  expect(readdirSync(dir).length).toBe(1);
+  rendered.close();
+  expect(readdirSync(dir)).toEqual([]);
+  expect(rendered.finished).toBe(true);
+  expect(rendered.renderSome(5, () => "y")).toBe(false);
+  expect(rendered.text(0)).toBeUndefined();
 });

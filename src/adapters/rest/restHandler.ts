@@ -185,18 +185,14 @@ function answerText(route: RestRoute, result: unknown): string {
 
 const DATA_OPEN = new TextEncoder().encode('{"data":');
 const DATA_CLOSE = new TextEncoder().encode("}");
-const NOTHING = new Uint8Array(0);
 
-/**
- * A rendered answer's JSON text in the route's envelope, as answerText would write it: a copy of
- * its own (the text is a view of the directory's mapped file, which a new version lets go).
- */
-function renderedBody(route: RestRoute, text: Uint8Array): Uint8Array<ArrayBuffer> {
-  const [open, close] = route.envelope === "data" ? [DATA_OPEN, DATA_CLOSE] : [NOTHING, NOTHING];
-  const body = new Uint8Array(open.byteLength + text.byteLength + close.byteLength);
-  body.set(open, 0);
-  body.set(text, open.byteLength);
-  body.set(close, open.byteLength + text.byteLength);
+/** A rendered answer's JSON text in the route's envelope, as answerText would write it. */
+function renderedBody(route: RestRoute, text: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  if (route.envelope !== "data") return text;
+  const body = new Uint8Array(DATA_OPEN.byteLength + text.byteLength + DATA_CLOSE.byteLength);
+  body.set(DATA_OPEN, 0);
+  body.set(text, DATA_OPEN.byteLength);
+  body.set(DATA_CLOSE, DATA_OPEN.byteLength + text.byteLength);
   return body;
 }
 

@@ -50,7 +50,7 @@ export interface RestRouteSpec {
    * it rendered already (renderedBrokerDetail), else undefined. Asked on a directory read's cache
    * miss, after the same admission and scope check as a cached answer; undefined calls the procedure.
    */
-  rendered?: (services: Services, input: unknown) => Uint8Array | undefined;
+  rendered?: (services: Services, input: unknown) => Uint8Array<ArrayBuffer> | undefined;
 }
 
 /** A wired route: the row plus what its procedure declares. */

@@ -25,7 +25,7 @@ export const getBroker = scopedProcedure("brokers:read")
  * input passes the procedure's own schema first; anything else (invalid input, no such broker,
  * a detail not rendered) is undefined: call the procedure, which answers it in its words.
  */
-export function renderedBrokerDetail(services: Services, input: unknown): Uint8Array | undefined {
+export function renderedBrokerDetail(services: Services, input: unknown): Uint8Array<ArrayBuffer> | undefined {
   const parsed = getBrokerInput.safeParse(input);
   return parsed.success ? services.brokers.renderedDetail(parsed.data.slug) : undefined;
 }

@@ -39,8 +39,8 @@ export class FileBackedWriter {
     if (directory === undefined) return undefined;
     const path = join(directory, `.index-text-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
     try {
-      // "wx": never someone else's file; 0600: the text is the directory's, the file ours alone.
-      return new FileBackedWriter(openSync(path, "wx", 0o600), path);
+      // "wx+": never someone else's file (and readable back: see finishOpen); 0600: the text is the directory's, the file ours alone.
+      return new FileBackedWriter(openSync(path, "wx+", 0o600), path);
     } catch {
       removeQuietly(path);
       return undefined;
@@ -87,6 +87,27 @@ export class FileBackedWriter {
       return Buffer.from(mapped.buffer, mapped.byteOffset, mapped.byteLength);
     } catch {
       return undefined;
+    } finally {
+      removeQuietly(this.path);
+    }
+  }
+
+  /**
+   * The file, unlinked but kept open for reading at offsets (`readSync`): its descriptor, which
+   * the caller closes; or undefined if a write failed or nothing was written. For contents read a
+   * slice at a time rather than mapped: a mapping is an ArrayBuffer that JavaScriptCore counts
+   * as memory of the heap, and a larger heap lets more garbage pile up before a collection.
+   */
+  finishOpen(): number | undefined {
+    try {
+      this.flush();
+      if (this.failed || this.written === 0 || this.fd === undefined) {
+        this.close();
+        return undefined;
+      }
+      const fd = this.fd;
+      this.fd = undefined;
+      return fd;
     } finally {
       removeQuietly(this.path);
     }

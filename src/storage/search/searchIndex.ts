@@ -282,7 +282,7 @@ export class SearchIndex {
    * the rendering not finished, the broker's ratings changed since, no published broker with
    * exactly this slug): the caller builds the detail as before.
    */
-  renderedDetail(slug: string, version: number): Uint8Array | undefined {
+  renderedDetail(slug: string, version: number): Uint8Array<ArrayBuffer> | undefined {
     const attributes = this.attributesOfVersion;
     const rendered = this.rendered;
     if (rendered === undefined || attributes === undefined || rendered.source !== attributes || version !== this.version) return undefined;
@@ -306,7 +306,7 @@ export class SearchIndex {
     const attributes = this.attributesOfVersion;
     if (attributes === undefined) return false;
     if (this.rendered?.source !== attributes) {
-      this.rendered?.abandon();
+      this.rendered?.close();
       this.rendered = undefined;
       if (this.renderTried === attributes) return false;
       this.renderTried = attributes;
@@ -428,7 +428,7 @@ export class SearchIndex {
       this.scratch = { matches: new Int32Array(ids.length), facet: new Int32Array(ids.length), keys: new Float64Array(ids.length) };
     }
     this.attributesOfVersion = undefined;
-    this.rendered?.abandon();
+    this.rendered?.close();
     this.rendered = undefined;
     this.renderTried = undefined;
     this.orders.clear();

@@ -225,7 +225,7 @@ export class BrokerStore {
    * else undefined, and the caller asks findBySlug. The first such question after the index
    * loads a version starts rendering it, a slice at a time between requests.
    */
-  renderedDetail(slug: string): Uint8Array | undefined {
+  renderedDetail(slug: string): Uint8Array<ArrayBuffer> | undefined {
     const version = this.version();
     const text = this.index.renderedDetail(slug, version);
     if (text === undefined && !this.rendering && this.index.detailsToRender(version)) this.renderInTurns();
