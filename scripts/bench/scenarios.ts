@@ -9,10 +9,11 @@
  *   cache keys on the parsed input, not the URL.
  * - (3) and (4) cycle through the published brokers (up to 20,000 of them) in a shuffled
  *   order: uniform access over the directory. At 1,000 brokers it all fits the cache; at
- *   100,000 the 20,000 cycled through don't, so most requests miss it: a review page is then
- *   read from SQLite, a detail sent from its rendered text (src/storage/search/renderedDetails.ts;
- *   built from the search index's memory, src/storage/search/detailColumns.ts, until the
- *   rendering that the first detail request starts is done: within the scenario's warm-up).
+ *   100,000 the 20,000 cycled through don't, so most requests miss it. A detail is then sent
+ *   from its rendered text (src/storage/search/renderedAnswers.ts; built from the search index's
+ *   memory, detailColumns.ts, until the rendering that the first detail request starts is done:
+ *   within the scenario's warm-up). A review page is read from SQLite the first time a broker's
+ *   is asked (the warm-up asks most of the cycle once) and sent from its kept text after that.
  * - (5) posts a quote: priced and written to the database on every request.
  * - (13)–(15) post a lead (issue 28's figures): plain; with a fresh Idempotency-Key each (its
  *   record is written in the lead's transaction); and in a workspace with one webhook endpoint

@@ -66,7 +66,7 @@ test("every cache stays within its caps under 20,000 distinct URLs", async () =>
   expect(peakViolation).toBeUndefined();
   expect([...statuses.keys()].every((status) => status < 500)).toBe(true);
   const stats = Object.fromEntries(server.app.services.caches.stats().map((s) => [s.name, s]));
-  expect(Object.keys(stats).sort()).toEqual(["api-keys", "carriers", "directory-reads", "mcp-tool-keys", "mcp-tool-results", "rate-limit-windows", "rest-cache-keys", "rest-responses", "search-index"]);
+  expect(Object.keys(stats).sort()).toEqual(["api-keys", "carriers", "directory-reads", "mcp-tool-keys", "mcp-tool-results", "rate-limit-windows", "rest-cache-keys", "rest-rendered-hot", "rest-responses", "search-index"]);
   for (const s of Object.values(stats)) {
     expect(s.entries).toBeLessThanOrEqual(s.maxEntries);
     expect(s.bytes).toBeLessThanOrEqual(s.maxBytes);

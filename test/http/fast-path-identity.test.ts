@@ -51,7 +51,7 @@ describe("REST: a cached answer is the full path's answer", () => {
     { name: "embed brokers", path: () => "/api/v1/embed/brokers?limit=5", embed: true },
     { name: "embed reviews", path: () => `/api/v1/embed/reviews?broker=${slug}`, embed: true },
   ];
-  for (const { name, path, embed } of cases) {
+  for (const { name, path, embed } of cases.filter((c) => c.name !== "detail" && c.name !== "reviews")) {
     test(name, async () => {
       const keyOptions = embed ? { origins: [PARTNER], rateLimitPerMinute: 500 } : { rateLimitPerMinute: 500 };
       const headers = embed ? { Origin: PARTNER } : undefined;
@@ -67,6 +67,33 @@ describe("REST: a cached answer is the full path's answer", () => {
       expect(cached).toEqual(full);
       expect(full.headers["ratelimit-remaining"]).toBe("499");
       if (embed) expect(full.headers["access-control-allow-origin"]).toBe(PARTNER);
+    });
+  }
+
+  // A detail, once the index has rendered it, and a first review page, once first answered, come
+  // from the directory's rendered answers, then (asked again soon) from a small cache in front:
+  // the response cache keeps neither (src/storage/search/renderedAnswers.ts).
+  for (const { name, path } of [
+    { name: "detail, rendered", path: () => `/api/v1/brokers/${slug}` },
+    { name: "reviews, first page kept", path: () => `/api/v1/reviews/${brokerId}` },
+  ]) {
+    test(name, async () => {
+      // Any detail asked for starts the rendering (this one's is not: it would count as an offer).
+      await server.request("/api/v1/brokers/no-such-broker", { key: await server.createKey() });
+      expect(await eventually(() => server.app.services.brokers.renderedDetail(slug) !== undefined, 5_000)).toBe(true);
+      const key = () => server.createKey({ rateLimitPerMinute: 500 });
+      const responsesBefore = cacheEntries("rest-responses");
+      const hotBefore = cacheEntries("rest-rendered-hot");
+      const full = await fetchSeen(path(), { key: await key() });
+      expect(full.status).toBe(200);
+      const rendered = await fetchSeen(path(), { key: await key() });
+      const keptHot = await fetchSeen(path(), { key: await key() });
+      expect(cacheEntries("rest-rendered-hot")).toBe(hotBefore + 1); // asked again soon: kept in memory
+      const hot = await fetchSeen(path(), { key: await key() });
+      expect(cacheEntries("rest-rendered-hot")).toBe(hotBefore + 1);
+      expect(cacheEntries("rest-responses")).toBe(responsesBefore);
+      for (const answer of [rendered, keptHot, hot]) expect(answer).toEqual(full);
+      expect(full.headers["ratelimit-remaining"]).toBe("499");
     });
   }
 

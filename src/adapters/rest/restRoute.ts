@@ -3,7 +3,7 @@ import type { Surface } from "../../auth/admitRequest.ts";
 import type { Scope } from "../../auth/scopes.ts";
 import { callProcedure, procedureFacts, type ProcedurePath } from "../../router/procedureCatalog.ts";
 import type { Context } from "../../router/trpc.ts";
-import type { Services } from "../../services.ts";
+import type { RenderedAnswer } from "../../router/renderedAnswer.ts";
 import { firstQueryValues } from "../http/firstQueryValues.ts";
 import { withPathParams } from "../http/withPathParams.ts";
 
@@ -46,11 +46,10 @@ export interface RestRouteSpec {
    */
   json?: (result: never) => string;
   /**
-   * The procedure's answer to `input` as the JSON text `json` would write, when the directory has
-   * it rendered already (renderedBrokerDetail), else undefined. Asked on a directory read's cache
-   * miss, after the same admission and scope check as a cached answer; undefined calls the procedure.
+   * The answer as the directory may hold it rendered (RenderedAnswer), asked on a directory
+   * read's cache miss; offered the answer's text after a call, when it keeps answers as they come.
    */
-  rendered?: (services: Services, input: unknown) => Uint8Array<ArrayBuffer> | undefined;
+  rendered?: RenderedAnswer;
 }
 
 /** A wired route: the row plus what its procedure declares. */

@@ -1,5 +1,6 @@
 import { EXPORT_PAGE_LEADS } from "../../router/leads/exportLeads.ts";
 import { renderedBrokerDetail } from "../../router/brokers/getBroker.ts";
+import { renderedReviewPage } from "../../router/reviews/listReviews.ts";
 import { ratedAnswerJson } from "../../schemas/ratedAnswerJson.ts";
 import { restRoute, type RestRoute } from "./restRoute.ts";
 
@@ -36,6 +37,7 @@ export const restRoutes: readonly RestRoute[] = [
     hiddenInputs: ["slug"],
     summary: "List a published broker's reviews, newest first",
     envelope: "as-is",
+    rendered: renderedReviewPage,
   }),
   restRoute({
     method: "POST",

@@ -2,7 +2,7 @@ import { publishedBrokerOrThrow } from "./publishedBroker.ts";
 import { z } from "zod";
 import { brokerDetailSchema, brokerSlug } from "../../schemas/broker.ts";
 import { scopedProcedure } from "../trpc.ts";
-import type { Services } from "../../services.ts";
+import type { RenderedAnswer } from "../renderedAnswer.ts";
 
 export const getBrokerInput = z.object({ slug: brokerSlug });
 
@@ -19,13 +19,12 @@ export const getBroker = scopedProcedure("brokers:read")
   });
 
 /**
- * brokers.get's answer for `input` as JSON text, when the directory has it rendered already (see
- * BrokerStore.renderedDetail): the bytes the procedure's answer is written as, byte for byte,
- * so an adapter that would only serialize the answer may send these instead of calling it. The
- * input passes the procedure's own schema first; anything else (invalid input, no such broker,
- * a detail not rendered) is undefined: call the procedure, which answers it in its words.
+ * brokers.get's answer as rendered ahead of time (BrokerStore.renderedDetail): every published
+ * broker's, once the index has rendered them. The input passes the procedure's own schema first.
  */
-export function renderedBrokerDetail(services: Services, input: unknown): Uint8Array<ArrayBuffer> | undefined {
-  const parsed = getBrokerInput.safeParse(input);
-  return parsed.success ? services.brokers.renderedDetail(parsed.data.slug) : undefined;
-}
+export const renderedBrokerDetail: RenderedAnswer = {
+  read(services, input) {
+    const parsed = getBrokerInput.safeParse(input);
+    return parsed.success ? services.brokers.renderedDetail(parsed.data.slug) : undefined;
+  },
+};

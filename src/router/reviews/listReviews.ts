@@ -1,13 +1,14 @@
 import { CodedError } from "../../schemas/errorCodes.ts";
 import { z } from "zod";
 import { brokerSlug } from "../../schemas/broker.ts";
-import { pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
+import { DEFAULT_PAGE_SIZE, pageInput, paginate, pagedSchema } from "../../schemas/pagination.ts";
 import { reviewRatingParam, reviewSortParam } from "../../schemas/reviewParams.ts";
 import { reviewSchema } from "../../schemas/review.ts";
 import { publishedBrokerRef, type PublishedBroker } from "../../storage/stores/brokerStore.ts";
 import type { Services } from "../../services.ts";
 import { publishedBrokerOrThrow } from "../brokers/publishedBroker.ts";
 import { scopedProcedure } from "../trpc.ts";
+import type { RenderedAnswer } from "../renderedAnswer.ts";
 import { said } from "../../schemas/frenchMessages.ts";
 
 export const listReviewsInput = z
@@ -57,4 +58,28 @@ function reviewedBroker(services: Services, input: { brokerId?: string; slug?: s
     throw new CodedError("broker_not_found", `No published broker has the id ${JSON.stringify(id.slice(0, 100))}. Use the \`id\` of a search result (not its slug).`);
   }
   return broker;
+}
+
+/**
+ * reviews.list's answer for the first page of a broker's reviews (page 1, the default limit,
+ * newest first, every rating, the broker named by id: what a profile shows first), kept as it is
+ * first answered (BrokerStore.keepReviewPage). Anything else is not kept.
+ */
+export const renderedReviewPage: RenderedAnswer = {
+  read(services, input) {
+    const brokerId = firstPageOf(input);
+    return brokerId === undefined ? undefined : services.brokers.renderedReviewPage(brokerId);
+  },
+  keep(services, input, version, text) {
+    const brokerId = firstPageOf(input);
+    if (brokerId !== undefined) services.brokers.keepReviewPage(brokerId, version, text);
+  },
+};
+
+/** The broker id of an input (passed through the procedure's schema) asking for a broker's first page, else undefined. */
+function firstPageOf(input: unknown): string | undefined {
+  const parsed = listReviewsInput.safeParse(input);
+  if (!parsed.success) return undefined;
+  const { brokerId, sort, rating, page, limit } = parsed.data;
+  return page === 1 && limit === DEFAULT_PAGE_SIZE && sort === "newest" && rating === undefined ? brokerId : undefined;
 }

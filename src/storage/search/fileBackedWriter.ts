@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 /** Text is encoded into a buffer this large and written out when it fills. */
@@ -7,16 +7,17 @@ const STAGING_BYTES = 256 * 1024;
 const utf8 = new TextEncoder();
 
 /**
- * A file of the index's own written a piece at a time, then mapped read-only (see fileBacked,
- * which writes its parts through one of these): for contents too large to hold in memory
- * first, such as every broker's rendered detail (about 100 MB at 100,000 brokers), which are
- * encoded into a small staging buffer and written out as it fills, so that building the file
- * never holds more than that buffer besides it.
+ * A file of the index's own written a piece at a time: then mapped read-only (`finish`; see
+ * fileBacked, which writes its parts through one of these), or kept open and read at offsets
+ * (`read`; see RankTexts). Text is encoded into a small staging buffer and written out as it
+ * fills, so that building a large file (every broker's rendered detail: about 100 MB at 100,000
+ * brokers) never holds more than that buffer besides it.
  *
  * The file is created owner-only under a random name that no one else's file can take ("wx"),
- * and unlinked when mapped or abandoned: the kernel keeps it for as long as it is mapped, and no
- * name of it is left behind, even by a crash after `finish`. A write that fails (a full or
- * read-only disk) makes `finish` answer undefined: the caller keeps to the way it had before.
+ * and unlinked when mapped, given up, or at once when kept open (`unlink`): the kernel keeps it
+ * for as long as it is mapped or open, and no name of it is left behind. A write that fails (a
+ * full or read-only disk) makes `finish` answer undefined and `read` false: the caller keeps to
+ * the way it had before.
  *
  * @example
  * const writer = FileBackedWriter.open(directory);
@@ -39,12 +40,17 @@ export class FileBackedWriter {
     if (directory === undefined) return undefined;
     const path = join(directory, `.index-text-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
     try {
-      // "wx+": never someone else's file (and readable back: see finishOpen); 0600: the text is the directory's, the file ours alone.
+      // "wx+": never someone else's file (and readable back: see read); 0600: the text is the directory's, the file ours alone.
       return new FileBackedWriter(openSync(path, "wx+", 0o600), path);
     } catch {
       removeQuietly(path);
       return undefined;
     }
+  }
+
+  /** Whether every write so far went to the file (else nothing will be read from it). */
+  get intact(): boolean {
+    return !this.failed && this.fd !== undefined;
   }
 
   /** Bytes written so far (the offset of what is written next). */
@@ -93,27 +99,26 @@ export class FileBackedWriter {
   }
 
   /**
-   * The file, unlinked but kept open for reading at offsets (`readSync`): its descriptor, which
-   * the caller closes; or undefined if a write failed or nothing was written. For contents read a
-   * slice at a time rather than mapped: a mapping is an ArrayBuffer that JavaScriptCore counts
-   * as memory of the heap, and a larger heap lets more garbage pile up before a collection.
+   * Reads `into.byteLength` bytes written earlier, from `position` (staged ones are written out
+   * first): for a file kept open and read at offsets rather than mapped (see RankTexts). False if
+   * they cannot be read (a write failed, the file was given up).
    */
-  finishOpen(): number | undefined {
+  read(into: Uint8Array, position: number): boolean {
+    if (this.failed || this.fd === undefined || position + into.byteLength > this.length) return false;
+    if (position + into.byteLength > this.written) this.flush();
     try {
-      this.flush();
-      if (this.failed || this.written === 0 || this.fd === undefined) {
-        this.close();
-        return undefined;
-      }
-      const fd = this.fd;
-      this.fd = undefined;
-      return fd;
-    } finally {
-      removeQuietly(this.path);
+      return readSync(this.fd, into, 0, into.byteLength, position) === into.byteLength;
+    } catch {
+      return false;
     }
   }
 
-  /** Gives up the file (a newer version of the directory came first). */
+  /** Unlinks the file now, for one kept open for good (its descriptor keeps it; a crash leaves no name). */
+  unlink(): void {
+    removeQuietly(this.path);
+  }
+
+  /** Gives up the file (a newer version of the directory came first, or its reader is done with it). */
   abandon(): void {
     this.close();
     removeQuietly(this.path);

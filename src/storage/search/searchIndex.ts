@@ -13,7 +13,7 @@ import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
 import { BoundedCache, type CacheStats } from "../../cache/boundedCache.ts";
 import { DirectoryChanges } from "./directoryChanges.ts";
 import { indexFilesDirectoryOf } from "./fileBackedBytes.ts";
-import { RenderedDetails } from "./renderedDetails.ts";
+import { RenderedAnswers } from "./renderedAnswers.ts";
 import { globalOrder, orderRanks, reorder, type GlobalOrder } from "./rankOrder.ts";
 import { atLeast, intersectAll, nearSet, rankSetBytes, valueAt, verifiedSet, withMembership, type RankSet } from "./rankSets.ts";
 
@@ -148,8 +148,8 @@ export class SearchIndex {
   /** The last journal entry this index reflects (see DirectoryChanges). */
   private appliedChange = 0;
   private attributesOfVersion: BrokerAttributes | undefined;
-  /** The details rendered (or being rendered) from the loaded attributes, and the attributes last tried. */
-  private rendered: RenderedDetails | undefined;
+  /** The answers rendered (or being rendered) from the loaded attributes, and the attributes last tried. */
+  private rendered: RenderedAnswers | undefined;
   private renderTried: BrokerAttributes | undefined;
   private readonly orders = new Map<"rating" | "reviews", GlobalOrder>();
   private allRanks = new Int32Array(0);
@@ -163,6 +163,8 @@ export class SearchIndex {
   constructor(
     private readonly db: DirectoryDb,
     private readonly collectAfterLoad: CollectAfterLoad = COLLECT_AFTER_LARGE_LOADS,
+    /** A detail's JSON text, for the answers kept rendered (see RenderedAnswers); without it, none are. */
+    private readonly renderDetail?: (row: DetailRow, offices: DetailOffice[]) => string,
   ) {
     this.changes = new DirectoryChanges(db);
     this.publishedInOrder = db
@@ -277,47 +279,68 @@ export class SearchIndex {
   }
 
   /**
-   * A published broker's detail as JSON text already rendered (see RenderedDetails), on
-   * publishedDetail's terms; undefined for anything not at hand (the index not at `version`,
-   * the rendering not finished, the broker's ratings changed since, no published broker with
-   * exactly this slug): the caller builds the detail as before.
+   * A published broker's detail as JSON text already rendered (see RenderedAnswers), on
+   * publishedDetail's terms; undefined for anything not at hand (the index not at `version`, the
+   * detail not rendered yet, no published broker with exactly this slug): build it as before.
    */
   renderedDetail(slug: string, version: number): Uint8Array<ArrayBuffer> | undefined {
-    const attributes = this.attributesOfVersion;
-    const rendered = this.rendered;
-    if (rendered === undefined || attributes === undefined || rendered.source !== attributes || version !== this.version) return undefined;
-    const rank = attributes.rankOfSlug(slug);
-    return rank < 0 ? undefined : rendered.text(rank);
+    const rendered = this.renderedAt(version);
+    if (rendered === undefined) return undefined;
+    const rank = this.attributesOfVersion!.rankOfSlug(slug);
+    return rank < 0 ? undefined : rendered.detail(rank);
   }
 
-  /** Whether renderDetails has details to render: the index is at `version` with attributes not rendered yet. */
+  /** The first review page of the published broker `id` as kept (see RenderedAnswers), on renderedDetail's terms. */
+  renderedReviewPage(id: number, version: number): Uint8Array<ArrayBuffer> | undefined {
+    const rank = this.rankOf(id);
+    return rank < 0 ? undefined : this.renderedAt(version)?.reviewPage(rank, version);
+  }
+
+  /** Keeps `text` as the first review page of the published broker `id`, written from the directory at `version` (else not kept). */
+  keepReviewPage(id: number, version: number, text: string): void {
+    const rank = this.rankOf(id);
+    if (rank >= 0 && version === this.version) this.renderedOfLoad()?.keepReviewPage(rank, version, text);
+  }
+
+  /** Whether renderDetails has details to render: the index is at `version` with attributes whose details are not all rendered. */
   detailsToRender(version: number): boolean {
     const attributes = this.attributesOfVersion;
-    if (attributes === undefined || version !== this.version) return false;
-    return this.rendered?.source === attributes ? !this.rendered.finished : this.renderTried !== attributes;
+    if (this.renderDetail === undefined || attributes === undefined || version !== this.version) return false;
+    return this.rendered?.source === attributes ? !this.rendered.detailsDone : this.renderTried !== attributes;
+  }
+
+  /** Renders up to `count` more details of the loaded attributes (see RenderedAnswers). Answers whether more remain. */
+  renderDetails(count: number): boolean {
+    return this.renderedOfLoad()?.renderDetails(count, this.detailText) ?? false;
   }
 
   /**
-   * Renders up to `count` more details of the loaded attributes with `render` (a detail's JSON
-   * text), starting their rendering if it is not under way (once per load: a directory without
-   * a file to write renders nothing). Answers whether more remain.
+   * The rendered answers of the loaded attributes, opened on first need (once per load: a
+   * directory without a file to write keeps none), or undefined.
    */
-  renderDetails(count: number, render: (row: DetailRow, offices: DetailOffice[]) => string): boolean {
+  private renderedOfLoad(): RenderedAnswers | undefined {
     const attributes = this.attributesOfVersion;
-    if (attributes === undefined) return false;
-    if (this.rendered?.source !== attributes) {
-      this.rendered?.close();
-      this.rendered = undefined;
-      if (this.renderTried === attributes) return false;
-      this.renderTried = attributes;
-      this.rendered = RenderedDetails.start(attributes, this.rankToId.length, indexFilesDirectoryOf(this.db));
-      if (this.rendered === undefined) return false;
-    }
-    return this.rendered.renderSome(count, (rank) => {
-      const detail = attributes.detail(rank, this.rankToId[rank]!);
-      return detail && render(detail.row, detail.locations);
-    });
+    if (attributes === undefined || this.renderDetail === undefined) return undefined;
+    if (this.rendered?.source === attributes) return this.rendered;
+    this.rendered?.close();
+    this.rendered = undefined;
+    if (this.renderTried === attributes) return undefined;
+    this.renderTried = attributes;
+    this.rendered = RenderedAnswers.open(attributes, this.rankToId.length, indexFilesDirectoryOf(this.db));
+    return this.rendered;
   }
+
+  /** The rendered answers of the loaded attributes, if the index is at `version`. */
+  private renderedAt(version: number): RenderedAnswers | undefined {
+    const rendered = this.rendered;
+    return rendered !== undefined && version === this.version && rendered.source === this.attributesOfVersion ? rendered : undefined;
+  }
+
+  /** A rank's detail as JSON text, from the loaded attributes. */
+  private readonly detailText = (rank: number): string | undefined => {
+    const detail = this.attributesOfVersion?.detail(rank, this.rankToId[rank]!);
+    return detail && this.renderDetail?.(detail.row, detail.locations);
+  };
 
   private partsOf(filter: IndexFilter): Map<Part, RankSet> {
     const parts = new Map<Part, RankSet>();
@@ -446,7 +469,7 @@ export class SearchIndex {
       const rank = this.rankOf(id);
       if (rank < 0) continue;
       attributes.setRatings(rank, averageRating, reviewCount, stars);
-      this.rendered?.forget(rank);
+      this.rendered?.ratingsChanged(rank, this.detailText);
       changed.push(rank);
     }
     for (const [sort, order] of this.orders) this.orders.set(sort, reorder(order, attributes, sort, changed));

@@ -112,7 +112,7 @@ export class BrokerStore {
     db: DirectoryDb,
     private readonly directoryVersion: DirectoryVersion = new DirectoryVersion(db),
   ) {
-    this.index = new SearchIndex(db);
+    this.index = new SearchIndex(db, undefined, renderDetail);
     this.listByIds = db
       .select(listColumns)
       .from(brokers)
@@ -232,6 +232,22 @@ export class BrokerStore {
     return text;
   }
 
+  /**
+   * The first page of the published broker `id`'s reviews (page 1, the default limit and order,
+   * every rating) as JSON text, when the index has it kept (see RenderedAnswers); else undefined.
+   */
+  renderedReviewPage(id: string): Uint8Array<ArrayBuffer> | undefined {
+    return BROKER_ID_FORMAT.test(id) ? this.index.renderedReviewPage(Number(id), this.version()) : undefined;
+  }
+
+  /**
+   * Keeps `text`, the JSON of the answer for the first page of broker `id`'s reviews as read from
+   * the directory at `version`, for renderedReviewPage; not kept if the directory moved since.
+   */
+  keepReviewPage(id: string, version: number, text: string): void {
+    if (BROKER_ID_FORMAT.test(id)) this.index.keepReviewPage(Number(id), version, text);
+  }
+
   private rendering = false;
 
   /** Renders the index's details RENDERED_PER_TURN at a time, each turn a task of its own, so requests run in between. */
@@ -240,7 +256,7 @@ export class BrokerStore {
     const turn = () => {
       let more = false;
       try {
-        more = this.index.renderDetails(RENDERED_PER_TURN, renderDetail);
+        more = this.index.renderDetails(RENDERED_PER_TURN);
       } finally {
         if (more) setTimeout(turn, 0).unref();
         else this.rendering = false;

@@ -1,9 +1,11 @@
 /**
- * Every published broker's detail is rendered once per load of the index into a mapped file
- * (src/storage/search/renderedDetails.ts, issue 30), and GET /api/v1/brokers/{slug} sends those
- * bytes when it has them. They must be exactly the bytes of the procedure's answer, for every
- * broker, and stay so after review writes (ratings applied in place: that broker's text is
- * forgotten) and a broker edit (a new load, rendered again); bad slugs are answered as before.
+ * Answers the index keeps rendered as JSON text (src/storage/search/renderedAnswers.ts, issue
+ * 30): every published broker's detail, rendered once per load of the index, sent by
+ * GET /api/v1/brokers/{slug}; and a broker's first review page, kept as it is first answered
+ * for the directory version it was read at, sent by GET /api/v1/reviews/{id}. They must be
+ * exactly the bytes of the procedure's answer, for every broker, and stay so after review writes
+ * (ratings applied in place: that broker's detail rendered again) and a broker edit (a new load,
+ * rendered again); other pages and bad ids or slugs are answered as before.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
@@ -95,7 +97,7 @@ test("slugs that name no published broker, or are not slugs, are answered as the
   expect((await server.request("/api/v1/brokers/nguyen-li-rendered", { key: noScope })).status).toBe(403);
 });
 
-test("a review forgets that broker's rendered text (its rating changed in place); an edit renders everything again", async () => {
+test("a review renders that broker's detail again (its rating changed in place); an edit renders everything again", async () => {
   const slugs = publishedSlugs();
   await rendered("nguyen-li-rendered");
   const other = slugs.find((slug) => slug !== "nguyen-li-rendered")!;
@@ -108,7 +110,7 @@ test("a review forgets that broker's rendered text (its rating changed in place)
   const afterReviews = JSON.parse(await detailText("nguyen-li-rendered")).data;
   expect(afterReviews.rating).toMatchObject({ totalReviews: 2, distribution: { "1": 0, "2": 1, "3": 0, "4": 0, "5": 1 } });
   expect(await detailText("nguyen-li-rendered")).toBe(expectedBody("nguyen-li-rendered"));
-  expect(store.renderedDetail("nguyen-li-rendered")).toBeUndefined();
+  expect(`{"data":${new TextDecoder().decode(store.renderedDetail("nguyen-li-rendered"))}}`).toBe(expectedBody("nguyen-li-rendered"));
   // The others keep theirs.
   expect(store.renderedDetail(other)).toBeDefined();
   expect(await detailText(other)).toBe(expectedBody(other));
@@ -120,4 +122,76 @@ test("a review forgets that broker's rendered text (its rating changed in place)
   await rendered("nguyen-li-rendered");
   expect(new TextDecoder().decode(store.renderedDetail("nguyen-li-rendered"))).toContain('"email":"edited@rendered.ca"');
   for (const slug of publishedSlugs()) expect(await detailText(slug)).toBe(expectedBody(slug));
+});
+
+/** A published broker with more than one page of published reviews (the most reviewed), and its id as the API writes it. */
+function reviewedBroker(): string {
+  const row = db.$client
+    .query<{ id: number }, []>(
+      "SELECT r.broker_id AS id FROM reviews r JOIN brokers b ON b.id = r.broker_id WHERE r.published = 1 AND b.published = 1 GROUP BY r.broker_id HAVING count(*) > 21 ORDER BY count(*) DESC LIMIT 1",
+    )
+    .get();
+  expect(row).not.toBeNull();
+  return String(row!.id);
+}
+
+async function reviewsText(path: string): Promise<string> {
+  const res = await server.request(path, { key });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+test("a broker's first review page is kept as first answered and sent again byte for byte; other pages never come from it", async () => {
+  const id = reviewedBroker();
+  await server.request("/api/v1/brokers?limit=1&sort=rating", { key });
+  const first = await reviewsText(`/api/v1/reviews/${id}`);
+  expect(new TextDecoder().decode(store.renderedReviewPage(id))).toBe(first);
+  expect(await reviewsText(`/api/v1/reviews/${id}`)).toBe(first);
+  // The same input written out in full is the same page.
+  expect(await reviewsText(`/api/v1/reviews/${id}?page=1&limit=20&sort=newest`)).toBe(first);
+  const firstIds = (JSON.parse(first) as { data: { id: string }[] }).data.map((review) => review.id);
+  // Any other page, order, size or rating is answered by the procedure, never from the kept page.
+  for (const query of ["page=2", "sort=oldest", "limit=10", "rating=5", "limit=21"]) {
+    const other = JSON.parse(await reviewsText(`/api/v1/reviews/${id}?${query}`)) as { data: { id: string }[] };
+    expect(other.data.map((review) => review.id)).not.toEqual(firstIds);
+  }
+  const second = JSON.parse(await reviewsText(`/api/v1/reviews/${id}?page=2`)) as { data: { id: string }[]; pagination: { page: number } };
+  expect(second.pagination.page).toBe(2);
+  expect(second.data.some((review) => firstIds.includes(review.id))).toBe(false);
+});
+
+test("any write to the directory, a review's text included, is in the next first page: kept pages hold for one version", async () => {
+  const id = reviewedBroker();
+  await server.request("/api/v1/brokers?limit=1&sort=rating", { key });
+  const before = await reviewsText(`/api/v1/reviews/${id}`);
+  expect(store.renderedReviewPage(id)).toBeDefined();
+  const newest = (JSON.parse(before) as { data: { id: string }[] }).data[0]!.id;
+  // An edit of a review's text changes no rating: only the directory's version says it happened.
+  db.$client.run("UPDATE reviews SET body = 'Edited: the text changed, not the stars.' WHERE id = ?", [Number(newest)]);
+  // A write made outside the stores is seen from the next turn of the event loop (MetaCounter).
+  await new Promise((next) => setImmediate(next));
+  expect(store.renderedReviewPage(id)).toBeUndefined();
+  await server.request("/api/v1/brokers?limit=1&sort=rating", { key });
+  const edited = await reviewsText(`/api/v1/reviews/${id}`);
+  expect((JSON.parse(edited) as { data: { content: string }[] }).data[0]!.content).toBe("Edited: the text changed, not the stars.");
+  expect(await reviewsText(`/api/v1/reviews/${id}`)).toBe(edited);
+  insertReview(db, { brokerId: Number(id), rating: 1, body: "The newest of all.", createdAt: Date.UTC(2026, 10, 1) });
+  await server.request("/api/v1/brokers?limit=1&sort=rating", { key });
+  const afterReview = JSON.parse(await reviewsText(`/api/v1/reviews/${id}`)) as { data: { content: string }[] };
+  expect(afterReview.data[0]!.content).toBe("The newest of all.");
+});
+
+test("bad broker ids and keys without reviews:read are answered as before", async () => {
+  const id = reviewedBroker();
+  await reviewsText(`/api/v1/reviews/${id}`);
+  for (const bad of ["abc", "0", "999999999", `${id}x`, "-1"]) {
+    const res = await server.request(`/api/v1/reviews/${bad}`, { key });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: expect.any(String) });
+  }
+  const badPage = await server.request(`/api/v1/reviews/${id}?page=0`, { key });
+  expect(badPage.status).toBe(422);
+  const noScope = await server.createKey({ scopes: ["brokers:read"] });
+  expect((await server.request(`/api/v1/reviews/${id}`, { key: noScope })).status).toBe(403);
+  expect((await server.request(`/api/v1/reviews/${id}`)).status).toBe(401);
 });
