@@ -81,7 +81,9 @@ export function createServices(db: DirectoryDb, log: Logger, overrides: Partial<
     if (storage.report(error, "usage counts")) return;
     log.warn("usage counts not written; kept for the next flush", { error: error instanceof Error ? error.message : String(error) });
   });
-  const brokers = new BrokerStore(db, directoryVersion);
+  const brokers = new BrokerStore(db, directoryVersion, (error) =>
+    log.error("rendering the directory's answers failed; they are built per request until the next load", { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
+  );
   const carriers = new CarrierStore(db, directoryVersion);
   // In-process unless the app passes a shared one (REDIS_URL: every instance spends one budget).
   const rateLimiter = overrides.rateLimiter ?? new InMemoryRateLimiter();

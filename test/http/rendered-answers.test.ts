@@ -12,6 +12,8 @@ import { eq } from "drizzle-orm";
 import { brokers } from "../../db/schema.ts";
 import type { DirectoryDb } from "../../src/storage/sqlite/database.ts";
 import type { BrokerStore } from "../../src/storage/stores/brokerStore.ts";
+import { SearchIndex } from "../../src/storage/search/searchIndex.ts";
+import { DirectoryVersion } from "../../src/storage/sqlite/directoryVersion.ts";
 import { insertBroker, insertReview } from "../support/directoryFixtures.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
@@ -194,4 +196,22 @@ test("bad broker ids and keys without reviews:read are answered as before", asyn
   const noScope = await server.createKey({ scopes: ["brokers:read"] });
   expect((await server.request(`/api/v1/reviews/${id}`, { key: noScope })).status).toBe(403);
   expect((await server.request(`/api/v1/reviews/${id}`)).status).toBe(401);
+});
+
+test("a rendering that fails stops for that load: details are built as before, and nothing is tried again", () => {
+  const version = new DirectoryVersion(db).current();
+  let calls = 0;
+  const index = new SearchIndex(db, undefined, () => {
+    calls++;
+    throw new Error("render failed");
+  });
+  index.warmAttributes(version);
+  expect(index.detailsToRender(version)).toBe(true);
+  expect(() => index.renderDetails(10)).toThrow("render failed");
+  expect(calls).toBe(1);
+  expect(index.detailsToRender(version)).toBe(false);
+  expect(index.renderDetails(10)).toBe(false);
+  expect(calls).toBe(1);
+  expect(index.renderedDetail("nguyen-li-rendered", version)).toBeUndefined();
+  expect(index.publishedDetail("nguyen-li-rendered", version)?.detail?.row.name).toBe('Nguyễn 李 "Quoted" Assurances');
 });

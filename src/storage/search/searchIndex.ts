@@ -309,9 +309,18 @@ export class SearchIndex {
     return this.rendered?.source === attributes ? !this.rendered.detailsDone : this.renderTried !== attributes;
   }
 
-  /** Renders up to `count` more details of the loaded attributes (see RenderedAnswers). Answers whether more remain. */
+  /** Renders up to `count` more details of the loaded attributes (see RenderedAnswers). Answers whether more remain; a failure ends them for this load. */
   renderDetails(count: number): boolean {
-    return this.renderedOfLoad()?.renderDetails(count, this.detailText) ?? false;
+    const rendered = this.renderedOfLoad();
+    if (rendered === undefined) return false;
+    try {
+      return rendered.renderDetails(count, this.detailText);
+    } catch (error) {
+      // Not tried again for this load: its answers are built as before.
+      rendered.close();
+      this.rendered = undefined;
+      throw error;
+    }
   }
 
   /**

@@ -111,6 +111,8 @@ export class BrokerStore {
   constructor(
     db: DirectoryDb,
     private readonly directoryVersion: DirectoryVersion = new DirectoryVersion(db),
+    /** Told of a failure of background work (rendering the index's answers), which then stops for this load. */
+    private readonly onBackgroundError: (error: unknown) => void = () => {},
   ) {
     this.index = new SearchIndex(db, undefined, renderDetail);
     this.listByIds = db
@@ -257,6 +259,8 @@ export class BrokerStore {
       let more = false;
       try {
         more = this.index.renderDetails(RENDERED_PER_TURN);
+      } catch (error) {
+        this.onBackgroundError(error);
       } finally {
         if (more) setTimeout(turn, 0).unref();
         else this.rendering = false;
