@@ -5,13 +5,13 @@
  * for the directory version it was read at, sent by GET /api/v1/reviews/{id}. They must be
  * exactly the bytes of the procedure's answer, for every broker, and stay so after review writes
  * (ratings applied in place: that broker's detail rendered again) and a broker edit (a new load,
- * rendered again); other pages and bad ids or slugs are answered as before.
+ * rendered again once the directory is quiet); other pages and bad ids or slugs are answered as before.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { brokers } from "../../db/schema.ts";
 import type { DirectoryDb } from "../../src/storage/sqlite/database.ts";
-import type { BrokerStore } from "../../src/storage/stores/brokerStore.ts";
+import { RENDER_AFTER_QUIET_MS, type BrokerStore } from "../../src/storage/stores/brokerStore.ts";
 import { SearchIndex } from "../../src/storage/search/searchIndex.ts";
 import { DirectoryVersion } from "../../src/storage/sqlite/directoryVersion.ts";
 import { insertBroker, insertReview } from "../support/directoryFixtures.ts";
@@ -121,7 +121,15 @@ test("a review renders that broker's detail again (its rating changed in place);
   // Before the new load is rendered, the edit is answered all the same (built as before).
   const edited = JSON.parse(await detailText("nguyen-li-rendered")).data;
   expect(edited).toMatchObject({ email: "edited@rendered.ca", teamSize: "51-200" });
+  // After an edit, rendering waits for the directory to be quiet (edits often come in a row).
+  const editedAt = performance.now();
+  await server.request("/api/v1/brokers?limit=1&sort=rating", { key });
+  await detailText("nguyen-li-rendered");
+  await Bun.sleep(300);
+  if (performance.now() - editedAt < RENDER_AFTER_QUIET_MS - 200) expect(store.renderedDetail("nguyen-li-rendered")).toBeUndefined();
+  expect(JSON.parse(await detailText("nguyen-li-rendered")).data).toMatchObject({ email: "edited@rendered.ca" });
   await rendered("nguyen-li-rendered");
+  expect(performance.now() - editedAt).toBeGreaterThanOrEqual(RENDER_AFTER_QUIET_MS - 50);
   expect(new TextDecoder().decode(store.renderedDetail("nguyen-li-rendered"))).toContain('"email":"edited@rendered.ca"');
   for (const slug of publishedSlugs()) expect(await detailText(slug)).toBe(expectedBody(slug));
 });

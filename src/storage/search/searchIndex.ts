@@ -151,6 +151,9 @@ export class SearchIndex {
   /** The answers rendered (or being rendered) from the loaded attributes, and the attributes last tried. */
   private rendered: RenderedAnswers | undefined;
   private renderTried: BrokerAttributes | undefined;
+  /** How many times the index was built from the database (the first at start), and when last. */
+  private rebuilds = 0;
+  private rebuiltAt = 0;
   private readonly orders = new Map<"rating" | "reviews", GlobalOrder>();
   private allRanks = new Int32Array(0);
   private readonly publishedInOrder;
@@ -309,6 +312,16 @@ export class SearchIndex {
     return this.rendered?.source === attributes ? !this.rendered.detailsDone : this.renderTried !== attributes;
   }
 
+  /**
+   * How long rendering should wait (ms) for the directory to have been quiet `quietMs` since the
+   * index was last built from it; 0 for the build at start. Edits in a row (the console, an
+   * import broker by broker) each rebuild the index, and rendering every build in between would
+   * write its file (about 100 MB at 100,000 brokers) for nothing.
+   */
+  renderWait(quietMs: number): number {
+    return this.rebuilds <= 1 ? 0 : Math.max(0, this.rebuiltAt + quietMs - performance.now());
+  }
+
   /** Renders up to `count` more details of the loaded attributes (see RenderedAnswers). Answers whether more remain; a failure ends them for this load. */
   renderDetails(count: number): boolean {
     const rendered = this.renderedOfLoad();
@@ -447,6 +460,8 @@ export class SearchIndex {
   }
 
   private rebuild(version: number): void {
+    this.rebuilds++;
+    this.rebuiltAt = performance.now();
     // Read before the rows: a change committed meanwhile is applied again next time (harmless).
     this.appliedChange = this.changes.latest();
     const ids = this.publishedInOrder.values().map((row) => row[0] as number);

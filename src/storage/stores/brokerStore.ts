@@ -69,6 +69,8 @@ export function publishedBrokerRef(broker: BrokerDetail): PublishedBroker {
  * arriving meanwhile waits at most that long.
  */
 const RENDERED_PER_TURN = 250;
+/** After an edit, rendering starts once the directory has been this quiet (see SearchIndex.renderWait). */
+export const RENDER_AFTER_QUIET_MS = 2_000;
 
 /** Broker ids are the row id written in decimal; anything else names no broker. */
 const BROKER_ID_FORMAT = /^[1-9][0-9]{0,14}$/;
@@ -252,17 +254,22 @@ export class BrokerStore {
 
   private rendering = false;
 
-  /** Renders the index's details RENDERED_PER_TURN at a time, each turn a task of its own, so requests run in between. */
+  /**
+   * Renders the index's details RENDERED_PER_TURN at a time, each turn a task of its own, so
+   * requests run in between; after an edit, once the directory has been quiet RENDER_AFTER_QUIET_MS.
+   */
   private renderInTurns(): void {
     this.rendering = true;
     const turn = () => {
-      let more = false;
+      // The delay before the next turn; undefined when there is none.
+      let next: number | undefined;
       try {
-        more = this.index.renderDetails(RENDERED_PER_TURN);
+        const wait = this.index.renderWait(RENDER_AFTER_QUIET_MS);
+        next = wait > 0 ? wait : this.index.renderDetails(RENDERED_PER_TURN) ? 0 : undefined;
       } catch (error) {
         this.onBackgroundError(error);
       } finally {
-        if (more) setTimeout(turn, 0).unref();
+        if (next !== undefined) setTimeout(turn, next).unref();
         else this.rendering = false;
       }
     };
