@@ -109,6 +109,8 @@ export class BrokerStore {
   private readonly locationsInIdRange;
   private readonly publishedCount;
   private readonly linesOfIds;
+  /** Whether turns of rendering the index's details are under way (see renderInTurns). */
+  private rendering = false;
 
   constructor(
     db: DirectoryDb,
@@ -225,7 +227,7 @@ export class BrokerStore {
 
   /**
    * The published broker with this slug's detail as JSON text (what `ratedAnswerJson` writes of
-   * findBySlug's answer, byte for byte), when the index has it rendered (see RenderedDetails);
+   * findBySlug's answer, byte for byte), when the index has it rendered (see RenderedAnswers);
    * else undefined, and the caller asks findBySlug. The first such question after the index
    * loads a version starts rendering it, a slice at a time between requests.
    */
@@ -251,8 +253,6 @@ export class BrokerStore {
   keepReviewPage(id: string, version: number, text: string): void {
     if (BROKER_ID_FORMAT.test(id)) this.index.keepReviewPage(Number(id), version, text);
   }
-
-  private rendering = false;
 
   /**
    * Renders the index's details RENDERED_PER_TURN at a time, each turn a task of its own, so
@@ -402,7 +402,7 @@ function toBrokerDetail(row: DetailRow, locations: readonly DetailOffice[]): Bro
   };
 }
 
-/** A detail's JSON text as REST and the widget write it (see RenderedDetails). */
+/** A detail's JSON text as REST and the widget write it (see RenderedAnswers). */
 function renderDetail(row: DetailRow, locations: readonly DetailOffice[]): string {
   return ratedAnswerJson(toBrokerDetail(row, locations));
 }
