@@ -114,7 +114,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
         const hot = hotRendered.lookup(cacheKey, version);
         if (hot !== undefined) return admittedJson(hot, 200, admission.rate, info);
         // Not kept here, but rendered by the directory (a broker's detail, a first review page).
-        const rendered = route.rendered.read(services, parsedInput.data ?? queryInput(route, params, queryObject(url)));
+        const rendered = route.rendered.read(services, renderedInput(route, params, url, parsedInput));
         if (rendered !== undefined) {
           const body = renderedBody(route, rendered);
           hotRendered.store(cacheKey, version, body);
@@ -150,7 +150,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
       const result = await route.call(ctx, { params, query: parsedInput.query ?? queryObject(url), body, request }, parsedInput.data);
       const text = answerText(route, result);
       // An answer the directory keeps rendered as it is first asked for (a broker's first review page).
-      if (cacheKey !== undefined) route.rendered?.keep?.(services, parsedInput.data ?? queryInput(route, params, queryObject(url)), version, text);
+      if (cacheKey !== undefined) route.rendered?.keep?.(services, renderedInput(route, params, url, parsedInput), version, text);
       // The bytes the cache keeps, when it keeps them, are what is sent: one UTF-8 encoding, not two.
       const kept = cacheKey === undefined ? undefined : responses.set(cacheKey, version, info.baseUrl, text);
       const response = admittedJson(kept ?? text, route.status ?? 200, admission.rate, info);
@@ -201,6 +201,11 @@ function answerText(route: RestRoute, result: unknown): string {
     return route.envelope === "data" ? `{"data":${text}}` : text;
   }
   return JSON.stringify(route.envelope === "data" ? { data: result } : result);
+}
+
+/** A directory read's input for its RenderedAnswer: as the route's schema made it, when the cache key needed that, else as the procedure would be handed it. */
+function renderedInput(route: RestRoute, params: Record<string, string>, url: TargetUrl, parsedInput: ParsedInput): unknown {
+  return parsedInput.data ?? queryInput(route, params, queryObject(url));
 }
 
 const DATA_OPEN = new TextEncoder().encode('{"data":');
