@@ -6,11 +6,11 @@
  * same bytes as scenario 1 (the machine's ceiling). Prints a table and writes
  * scripts/bench/results/<date>-<brokers>.json.
  *
- *   bun run bench [--brokers 1000,100000] [--duration 10] [--warmup 2] [--connections 32]
+ *   bun run bench [--brokers 1000,100000] [--duration 5] [--repeat 3] [--warmup 2] [--connections 32]
  *                 [--threads 1] [--log-level info] [--source]
  *                 [--only list,detailHot] [--seed-cache DIR]
  *
- *   bun run bench --cluster 3 [--brokers 1000] [--duration 10] …
+ *   bun run bench --cluster 3 [--brokers 1000] [--duration 5] …  (one run a measurement)
  *     list, detail and search through HAProxy in front of 1, then N instances over one
  *     PostgreSQL and one Redis (throwaway, started like the tests'): scripts/bench/cluster.ts.
  *     Writes results/<date>-<brokers>-cluster.json.
@@ -35,7 +35,7 @@ import { benchCluster } from "./bench/cluster.ts";
 import { benchReplicaStart } from "./bench/replicaStart.ts";
 import { benchImport, importLines } from "./bench/importBench.ts";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
-import { machineInfo, markdownTable, replicaStartLines, summaryLines, warnings, type BenchRecord, type PeerRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
+import { machineInfo, markdownTable, replicaStartLines, summaryLines, warnings, type BenchRecord, type Measured, type PeerRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
 import { memoryOf } from "./bench/processMemory.ts";
 import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
@@ -44,13 +44,17 @@ import { measureWebhookDrain } from "./bench/webhookDrain.ts";
 import { measureLeadPathCost } from "./bench/leadPathCost.ts";
 import { logOffset, serverTimesSince } from "./bench/serverTimes.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
+import { medianRun } from "./bench/medianRun.ts";
+import { medianBy } from "./bench/median.ts";
 import { PEER_SCENARIOS, peerRequests, startPeer } from "./bench/peer.ts";
 import { missStageLines, missStagesOf } from "./bench/missStages.ts";
 
 const { values } = parseArgs({
   options: {
     brokers: { type: "string", default: "1000,100000" },
-    duration: { type: "string", default: "10" },
+    duration: { type: "string", default: "5" },
+    // Runs of each measurement, the median kept (issue 30's method: wrk -t1 -c32, 5 s, median of 3).
+    repeat: { type: "string", default: "3" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "32" },
     threads: { type: "string", default: "1" },
@@ -83,6 +87,7 @@ const load: LoadSettings = {
   threads: positive(values.threads, "threads"),
 };
 const warmupSeconds = Number(values.warmup);
+const repeat = positive(values.repeat, "repeat");
 /** After the last scenario, how long the server is left quiet before its memory is read again (its idle collection runs within 2 s). */
 const IDLE_SETTLE_MS = 2_500;
 const logLevel = values["log-level"];
@@ -219,20 +224,28 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     const scenarios = buildScenarios(db, keys).filter((scenario, index) => index === 0 || !onlyIds || onlyIds.includes(scenario.id));
     const listBody = await smoke(server.url, scenarios[0]!);
     if (!listBody.ok) throw new Error(`scenario 1 does not answer: ${listBody.note}`);
-    const ceiling = await measureCeiling(dir, listBody.bytes);
-    console.log(`ceiling: ${ceiling.requestsPerSecond.toLocaleString("en-CA")} req/s`);
-    const readFloors: ReadFloorRecord[] = [];
+    // The ceiling is the machine's pace, which drifts over a run (80,000–107,000 req/s between
+    // runs of one day): it is measured before the scenarios, halfway through and after them, and
+    // every share is of the median of the three.
+    const ceilings: Measured[] = [];
+    const sampleCeiling = async (when: string) => {
+      const sample = await measureCeiling(dir, listBody.bytes);
+      ceilings.push(sample);
+      console.log(`ceiling (${when}): ${Math.round(sample.requestsPerSecond).toLocaleString("en-CA")} req/s`);
+    };
+    await sampleCeiling("before the scenarios");
+    const readFloors: Omit<ReadFloorRecord, "ratioToCeiling">[] = [];
     for (const scenario of scenarios.filter((s) => s.id === "detail" || s.id === "reviews")) {
       const result = await measureReadFloor(scenario, db, dir);
-      const ratioToCeiling = shareOf(result, ceiling);
-      console.log(`read floor of ${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s (${Math.round(ratioToCeiling * 100)} % of the ceiling)`);
-      readFloors.push({ id: scenario.id, label: `floor of ${scenario.label.slice(0, 3)}: bare Bun.serve + its SQLite read only`, result, ratioToCeiling });
+      console.log(`read floor of ${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s`);
+      readFloors.push({ id: scenario.id, label: `floor of ${scenario.label.slice(0, 3)}: bare Bun.serve + its SQLite read only`, result });
     }
     const peer = await measurePeer(scenarios, brokers);
     const peerRate = (id: string) => (peer.ok ? peer.results.find((r) => r.id === id)?.result.requestsPerSecond : undefined);
 
     const records: ScenarioRecord[] = [];
-    for (const scenario of scenarios) {
+    for (const [index, scenario] of scenarios.entries()) {
+      if (index === Math.floor(scenarios.length / 2)) await sampleCeiling("halfway");
       const check = await smoke(server.url, scenario);
       if (!check.ok) {
         console.log(`${scenario.label}: n/a (${check.note})`);
@@ -247,7 +260,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         label: scenario.label,
         sample: scenario.sample,
         result,
-        ratioToCeiling: shareOf(result, ceiling),
+        ratioToCeiling: null, // once the ceiling's last sample is in (below)
         ...(peerRate(scenario.id) ? { ratioToPeer: Math.round((result.requestsPerSecond / peerRate(scenario.id)!) * 100) / 100 } : {}),
         responseBytes: check.bytes.byteLength,
       });
@@ -256,6 +269,9 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     const peak = peakRssBytes(server.proc.pid);
     await Bun.sleep(IDLE_SETTLE_MS);
     const rssAnonBytesIdle = memoryOf(server.proc.pid).rssAnon;
+    await sampleCeiling("after the scenarios");
+    const ceiling = medianBy(ceilings, (sample) => sample.requestsPerSecond);
+    for (const record of records) if (record.result) record.ratioToCeiling = shareOf(record.result, ceiling);
     const leadPathCost = await leadPathCostOf(server.url, scenarios);
     const loggingCost = logLevel === "info" ? await loggingCostOf(db, dir, scenarios, hooksEnv) : undefined;
     const webhookDrain = await measureWebhookDrain(app, db, dir, () => hooksReceived, hooksEnv);
@@ -269,7 +285,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       bun: Bun.version,
       loadGenerator: wrkVersion,
       server: { kind: app.kind, describe: app.describe, logLevel },
-      settings: { brokers, durationSeconds: load.durationSeconds, warmupSeconds, connections: load.connections, threads: load.threads },
+      settings: { brokers, durationSeconds: load.durationSeconds, repeat, warmupSeconds, connections: load.connections, threads: load.threads },
       directory,
       startup: {
         demoFirstStartMs: round(demoStartup.firstMs),
@@ -280,8 +296,8 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       peakRssBytes: peak,
       rssAnonBytesAfter,
       rssAnonBytesIdle,
-      ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength },
-      readFloors,
+      ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength, samples: ceilings.map((sample) => Math.round(sample.requestsPerSecond)) },
+      readFloors: readFloors.map((floor) => ({ ...floor, ratioToCeiling: shareOf(floor.result, ceiling) })),
       peer,
       scenarios: records,
       ...(leadPathCost ? { leadPathCost } : {}),
@@ -335,15 +351,20 @@ function seedDatabase(app: AppCommand, brokers: number, db: string, dir: string)
 }
 
 /** Warm-up (discarded: JIT, caches, connections), then the measured run and where the CPU went. */
+/**
+ * Warm-up, then `repeat` runs of `load`; the run of median throughput stands for the scenario
+ * (medianRun), as issue 30 measures. CPU shares and server times cover all the runs.
+ */
 async function measure(baseUrl: string, requests: LoadRequest[], serverPid: number, logFile?: string) {
   if (warmupSeconds > 0) await runWrk(baseUrl, requests, { ...load, durationSeconds: warmupSeconds });
   if (logFile) await Bun.sleep(100); // the warm-up's last log lines are flushed before the offset is taken
   const offset = logFile ? logOffset(logFile) : 0;
   const before = cpuSnapshot(serverPid);
-  const result = await runWrk(baseUrl, requests, load);
-  const cpu = cpuShare(before, cpuSnapshot(serverPid), result.loadGeneratorCpuSeconds);
+  const runs = [];
+  for (let run = 0; run < repeat; run++) runs.push(await runWrk(baseUrl, requests, load));
+  const cpu = cpuShare(before, cpuSnapshot(serverPid), runs.reduce((total, run) => total + run.loadGeneratorCpuSeconds, 0));
   const server = logFile ? await serverTimesSince(logFile, offset) : undefined;
-  return { ...result, cpu, ...(server ? { server } : {}) };
+  return { ...medianRun(runs), cpu, ...(server ? { server } : {}) };
 }
 
 async function measureCeiling(dir: string, body: Uint8Array) {

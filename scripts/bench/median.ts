@@ -3,6 +3,11 @@
  * one that was measured). The bench's turns and rounds use it; replicaStart.ts averages its two.
  */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return medianBy(values, (value) => value);
+}
+
+/** The item whose `measure` is the median of the items' (the upper one of an even count): a whole measured run, not a number. */
+export function medianBy<T>(items: readonly T[], measure: (item: T) => number): T {
+  if (items.length === 0) throw new Error("median of nothing");
+  return [...items].sort((a, b) => measure(a) - measure(b))[Math.floor(items.length / 2)]!;
 }

@@ -9,7 +9,8 @@ import type { ServerTimes } from "./serverTimes.ts";
 import type { LoadResult } from "./wrk.ts";
 import type { MissStagesRecord } from "./missStages.ts";
 
-export type Measured = LoadResult & { cpu: CpuShare; server?: ServerTimes };
+/** `runsPerSecond`: each run's req/s when the figure is the median of several (absent before 2026-11-27). */
+export type Measured = LoadResult & { cpu: CpuShare; server?: ServerTimes; runsPerSecond?: number[] };
 
 export interface ScenarioRecord {
   id: string;
@@ -51,7 +52,8 @@ export interface BenchRecord {
   bun: string;
   loadGenerator: string;
   server: { kind: "binary" | "source"; describe: string; logLevel: string };
-  settings: { brokers: number; durationSeconds: number; warmupSeconds: number; connections: number; threads: number };
+  /** `repeat`: runs of each measurement, the median kept (absent before 2026-11-27: one run). */
+  settings: { brokers: number; durationSeconds: number; repeat?: number; warmupSeconds: number; connections: number; threads: number };
   directory: { brokers: number; publishedBrokers: number; reviews: number; databaseBytes: number; seedSeconds: number };
   startup: {
     /** Demo data, empty database: create, migrate, load the demo directory, listen. */
@@ -68,7 +70,11 @@ export interface BenchRecord {
   rssAnonBytesAfter?: number;
   /** The same, 2.5 s later, the server left quiet (it collects garbage once traffic stops: src/ops/idleCollector.ts). */
   rssAnonBytesIdle?: number;
-  ceiling: { result: Measured; responseBytes: number };
+  /**
+   * The median of `samples` (req/s), each the ceiling measured at another moment of the run:
+   * before the scenarios, halfway and after (absent before 2026-11-27: one measurement).
+   */
+  ceiling: { result: Measured; responseBytes: number; samples?: number[] };
   /** Absent in runs before 2026-11-26, and when neither (3) nor (4) ran. */
   readFloors?: ReadFloorRecord[];
   /** Absent in runs before 2026-11-26 (issue 30). */
@@ -130,7 +136,10 @@ export function summaryLines(record: BenchRecord): string[] {
       (record.rssAnonBytesAfter === undefined ? "" : `, anonymous memory (RssAnon) after the run ${mb(record.rssAnonBytesAfter)}`) +
       (record.rssAnonBytesIdle === undefined ? "" : `, and after 2.5 s quiet ${mb(record.rssAnonBytesIdle)}`),
     `${record.server.describe}, log level ${record.server.logLevel}; ${record.loadGenerator}, ${record.settings.threads} thread, ` +
-      `${record.settings.connections} connections, ${record.settings.durationSeconds} s per scenario after ${record.settings.warmupSeconds} s warm-up`,
+      `${record.settings.connections} connections, ` +
+      (record.settings.repeat ? `the median of ${record.settings.repeat} runs of ${record.settings.durationSeconds} s` : `${record.settings.durationSeconds} s`) +
+      ` per scenario after ${record.settings.warmupSeconds} s warm-up` +
+      (record.ceiling.samples ? `; the ceiling the median of ${record.ceiling.samples.map(fmt).join(", ")} req/s (before the scenarios, halfway, after)` : ""),
     ...(record.leadPathCost
       ? [
           `lead POST in ${record.leadPathCost.turns} turns of (13), (14), (15): an idempotency key costs ${(record.leadPathCost.idempotencyCost * 100).toFixed(1)} %, one webhook endpoint (the outbox) ${(record.leadPathCost.outboxCost * 100).toFixed(1)} % of lead throughput (medians ${fmt(record.leadPathCost.leadRequestsPerSecond)}, ${fmt(record.leadPathCost.keyedRequestsPerSecond)}, ${fmt(record.leadPathCost.hookedRequestsPerSecond)} req/s; target under 15 %)`,
