@@ -37,7 +37,7 @@ import { benchImport, importLines } from "./bench/importBench.ts";
 import { appCommand, freePort, peakRssBytes, REPO, runCli, startApp, startProcess, stopProcess, type AppCommand } from "./bench/appProcess.ts";
 import { machineInfo, markdownTable, replicaStartLines, summaryLines, warnings, type BenchRecord, type Measured, type PeerRecord, type ReadFloorRecord, type ScenarioRecord } from "./bench/report.ts";
 import { cpuShare, cpuSnapshot } from "./bench/cpuUsage.ts";
-import { memoryOf } from "./bench/processMemory.ts";
+import { memoryOf, RssAnonSampler } from "./bench/processMemory.ts";
 import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type Scenario, type ScenarioId } from "./bench/scenarios.ts";
 import { measureLoggingCost } from "./bench/loggingCost.ts";
 import { measureWebhookDrain } from "./bench/webhookDrain.ts";
@@ -244,6 +244,8 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     const peerRate = (id: string) => (peer.ok ? peer.results.find((r) => r.id === id)?.result.requestsPerSecond : undefined);
 
     const records: ScenarioRecord[] = [];
+    // The server's RssAnon while its scenarios run (not while it waits for the ceiling or the peer).
+    const memory = new RssAnonSampler(server.proc.pid);
     for (const [index, scenario] of scenarios.entries()) {
       if (index === Math.floor(scenarios.length / 2)) await sampleCeiling("halfway");
       const check = await smoke(server.url, scenario);
@@ -252,7 +254,8 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         records.push({ id: scenario.id, label: scenario.label, sample: scenario.sample, result: null, ratioToCeiling: null, responseBytes: null, note: check.note });
         continue;
       }
-      const result = await measure(server.url, scenario.requests, server.proc.pid, server.logFile);
+      memory.on();
+      const result = await measure(server.url, scenario.requests, server.proc.pid, server.logFile).finally(() => memory.off());
       const answerTimes = result.server ? `; server time p50 ${result.server.p50Ms} ms, p99 ${result.server.p99Ms} ms` : "";
       console.log(`${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${answerTimes}`);
       records.push({
@@ -296,6 +299,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       peakRssBytes: peak,
       rssAnonBytesAfter,
       rssAnonBytesIdle,
+      ...(memory.summary() ? { rssAnonWhileRunning: memory.summary() } : {}),
       ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength, samples: ceilings.map((sample) => Math.round(sample.requestsPerSecond)) },
       readFloors: readFloors.map((floor) => ({ ...floor, ratioToCeiling: shareOf(floor.result, ceiling) })),
       peer,

@@ -13,3 +13,43 @@ export function memoryOf(pid: number): { rss: number; rssAnon: number } {
   };
   return { rss: kb("VmRSS"), rssAnon: kb("RssAnon") };
 }
+
+/**
+ * RssAnon read every `everyMs` while sampling is on (the scenarios run), for its mean and peak:
+ * a single reading right after the last scenario lands anywhere in the collector's cycle (for
+ * the same code, 188 to 320 MB at 100,000 brokers), the mean and the peak say more.
+ *
+ * @example
+ * const sampler = new RssAnonSampler(pid);
+ * sampler.on(); await runScenario(); sampler.off();
+ * sampler.summary(); // { meanBytes, peakBytes, samples }
+ */
+export class RssAnonSampler {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private total = 0;
+  private count = 0;
+  private peak = 0;
+
+  constructor(
+    private readonly pid: number,
+    private readonly everyMs = 100,
+  ) {}
+
+  on(): void {
+    this.timer ??= setInterval(() => {
+      const { rssAnon } = memoryOf(this.pid);
+      this.total += rssAnon;
+      this.count++;
+      this.peak = Math.max(this.peak, rssAnon);
+    }, this.everyMs);
+  }
+
+  off(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  summary(): { meanBytes: number; peakBytes: number; samples: number } | undefined {
+    return this.count === 0 ? undefined : { meanBytes: Math.round(this.total / this.count), peakBytes: this.peak, samples: this.count };
+  }
+}

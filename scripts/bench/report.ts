@@ -74,6 +74,8 @@ export interface BenchRecord {
    * The median of `samples` (req/s), each the ceiling measured at another moment of the run:
    * before the scenarios, halfway and after (absent before 2026-11-27: one measurement).
    */
+  /** RssAnon every 100 ms while the scenarios ran (warm-ups included): its mean and peak (absent before 2026-11-27). */
+  rssAnonWhileRunning?: { meanBytes: number; peakBytes: number; samples: number };
   ceiling: { result: Measured; responseBytes: number; samples?: number[] };
   /** Absent in runs before 2026-11-26, and when neither (3) nor (4) ran. */
   readFloors?: ReadFloorRecord[];
@@ -134,7 +136,8 @@ export function summaryLines(record: BenchRecord): string[] {
       `this database ${s.benchDatabaseMs.toFixed(0)} ms (first search answered at ${s.benchFirstSearchMs.toFixed(0)} ms)`,
     `server peak RSS (VmHWM) ${mb(record.peakRssBytes)}` +
       (record.rssAnonBytesAfter === undefined ? "" : `, anonymous memory (RssAnon) after the run ${mb(record.rssAnonBytesAfter)}`) +
-      (record.rssAnonBytesIdle === undefined ? "" : `, and after 2.5 s quiet ${mb(record.rssAnonBytesIdle)}`),
+      (record.rssAnonBytesIdle === undefined ? "" : `, and after 2.5 s quiet ${mb(record.rssAnonBytesIdle)}`) +
+      (record.rssAnonWhileRunning ? `; while the scenarios ran (every 100 ms) mean ${mb(record.rssAnonWhileRunning.meanBytes)}, peak ${mb(record.rssAnonWhileRunning.peakBytes)}` : ""),
     `${record.server.describe}, log level ${record.server.logLevel}; ${record.loadGenerator}, ${record.settings.threads} thread, ` +
       `${record.settings.connections} connections, ` +
       (record.settings.repeat ? `the median of ${record.settings.repeat} runs of ${record.settings.durationSeconds} s` : `${record.settings.durationSeconds} s`) +
