@@ -280,7 +280,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     const webhookDrain = await measureWebhookDrain(app, db, dir, () => hooksReceived, hooksEnv);
     const missStages = await missStagesOf(
       scenarios.map((scenario) => ({ scenario, ratioToCeiling: records.find((r) => r.id === scenario.id)?.ratioToCeiling ?? null })),
-      { db, dir, seconds: load.durationSeconds, env: hooksEnv },
+      { db, dir, seconds: load.durationSeconds, brokers, env: hooksEnv },
     );
     return {
       date: new Date().toISOString(),

@@ -1,17 +1,35 @@
 /**
  * Issue 30: "if a number stays short, the bench shows where each microsecond of a miss goes (a
- * per-stage breakdown from the profile)". For each cache-miss scenario of the run, (3) detail
- * and (4) reviews, that fell short of its target share of the ceiling, the same scenario again
- * on a fresh server from source under the CPU profiler, and its requests' time by stage
- * (profileStages.ts). Run after the measured scenarios, on the bench's database, while the
- * bench's own server is idle.
+ * per-stage breakdown from the profile)". For each scenario of the run with a target of issue 30
+ * that fell short of it (the misses (3) and (4) first, for which the issue asks it; the hot
+ * answers, `q` and MCP too, so that every short figure comes with its explanation), the same
+ * scenario again on a fresh server from source under the CPU profiler, and its requests' time by
+ * stage (profileStages.ts). Run after the measured scenarios, on the bench's database, while the
+ * bench's own server is idle. (The record keeps its first name, `missStages`, for comparing runs.)
  */
 import { profiledRun } from "./profiledRun.ts";
 import { stageLines, type StageTime } from "./profileStages.ts";
 import type { Scenario, ScenarioId } from "./scenarios.ts";
 
-/** Issue 30's targets for the misses, as shares of the ceiling. */
-const TARGETS: Partial<Record<ScenarioId, number>> = { detail: 0.2, reviews: 0.17 };
+/** Issue 30's targets, as shares of the ceiling: `fromBrokers`, the smallest directory a target is asked of. */
+const TARGETS: Partial<Record<ScenarioId, { share: number; fromBrokers?: number }>> = {
+  detail: { share: 0.2 },
+  reviews: { share: 0.17 },
+  list: { share: 0.42 },
+  detailHot: { share: 0.42 },
+  reviewsHot: { share: 0.42 },
+  search: { share: 0.2, fromBrokers: 100_000 },
+  mcp: { share: 0.3 },
+};
+
+/** The scenarios of a run that fell short of their target, each with it. */
+export function shortOfTarget<S extends { scenario: Pick<Scenario, "id">; ratioToCeiling: number | null }>(measured: readonly S[], brokers: number): (S & { ratioToCeiling: number; target: number })[] {
+  return measured.flatMap((m) => {
+    const target = TARGETS[m.scenario.id];
+    if (target === undefined || brokers < (target.fromBrokers ?? 0) || m.ratioToCeiling === null || m.ratioToCeiling >= target.share) return [];
+    return [{ ...m, ratioToCeiling: m.ratioToCeiling, target: target.share }];
+  });
+}
 
 export interface MissStagesRecord {
   id: ScenarioId;
@@ -27,12 +45,10 @@ export interface MissStagesRecord {
 
 export async function missStagesOf(
   measured: { scenario: Scenario; ratioToCeiling: number | null }[],
-  options: { db: string; dir: string; seconds: number; env?: Record<string, string> },
+  options: { db: string; dir: string; seconds: number; brokers: number; env?: Record<string, string> },
 ): Promise<MissStagesRecord[]> {
   const records: MissStagesRecord[] = [];
-  for (const { scenario, ratioToCeiling } of measured) {
-    const target = TARGETS[scenario.id];
-    if (target === undefined || ratioToCeiling === null || ratioToCeiling >= target) continue;
+  for (const { scenario, ratioToCeiling, target } of shortOfTarget(measured, options.brokers)) {
     console.log(`${scenario.label}: ${Math.round(ratioToCeiling * 100)} % of the ceiling, short of ${Math.round(target * 100)} %: where its time goes, under the profiler…`);
     const run = await profiledRun({ db: options.db, dir: options.dir, scenario, seconds: options.seconds, env: options.env });
     records.push({

@@ -88,7 +88,7 @@ export interface BenchRecord {
   loggingCost?: LoggingCost[];
   /** Scenario (15)'s webhook deliveries, sent afterwards by an instance doing nothing else (scripts/bench/webhookDrain.ts). */
   webhookDrain?: WebhookDrainRecord;
-  /** Where a miss's time goes, for (3) and (4) when short of issue 30's targets (scripts/bench/missStages.ts); absent before 2026-11-26. */
+  /** Where the time goes of each scenario short of its issue-30 target (scripts/bench/missStages.ts): (3) and (4) since 2026-11-26, every target since 2026-11-27. */
   missStages?: MissStagesRecord[];
 }
 
