@@ -272,6 +272,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     const peak = peakRssBytes(server.proc.pid);
     await Bun.sleep(IDLE_SETTLE_MS);
     const rssAnonBytesIdle = memoryOf(server.proc.pid).rssAnon;
+    const rssAnonWhileRunning = memory.summary();
     await sampleCeiling("after the scenarios");
     const ceiling = medianBy(ceilings, (sample) => sample.requestsPerSecond);
     for (const record of records) if (record.result) record.ratioToCeiling = shareOf(record.result, ceiling);
@@ -299,7 +300,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       peakRssBytes: peak,
       rssAnonBytesAfter,
       rssAnonBytesIdle,
-      ...(memory.summary() ? { rssAnonWhileRunning: memory.summary() } : {}),
+      ...(rssAnonWhileRunning ? { rssAnonWhileRunning } : {}),
       ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength, samples: ceilings.map((sample) => Math.round(sample.requestsPerSecond)) },
       readFloors: readFloors.map((floor) => ({ ...floor, ratioToCeiling: shareOf(floor.result, ceiling) })),
       peer,
