@@ -70,12 +70,12 @@ export interface BenchRecord {
   rssAnonBytesAfter?: number;
   /** The same, 2.5 s later, the server left quiet (it collects garbage once traffic stops: src/ops/idleCollector.ts). */
   rssAnonBytesIdle?: number;
+  /** RssAnon every 100 ms while the scenarios ran (warm-ups included): its mean and peak (absent before 2026-11-27). */
+  rssAnonWhileRunning?: { meanBytes: number; peakBytes: number; samples: number };
   /**
    * The median of `samples` (req/s), each the ceiling measured at another moment of the run:
    * before the scenarios, halfway and after (absent before 2026-11-27: one measurement).
    */
-  /** RssAnon every 100 ms while the scenarios ran (warm-ups included): its mean and peak (absent before 2026-11-27). */
-  rssAnonWhileRunning?: { meanBytes: number; peakBytes: number; samples: number };
   ceiling: { result: Measured; responseBytes: number; samples?: number[] };
   /** Absent in runs before 2026-11-26, and when neither (3) nor (4) ran. */
   readFloors?: ReadFloorRecord[];
