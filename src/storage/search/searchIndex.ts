@@ -509,6 +509,10 @@ export class SearchIndex {
    * only the ids, which SQLite finds with less work. A scored set cached earlier serves both.
    */
   private textSet(fts: string, scored: boolean): RankSet {
+    // Any order but relevance looks for the ids alone first: most searches sort by name, and
+    // probing for a scored set before every one of them cost a map lookup a search (issue 30).
+    const ids = scored ? undefined : this.sets.get(`q|${fts}`);
+    if (ids) return ids;
     const withScores = this.sets.get(`qs|${fts}`);
     if (withScores) return withScores;
     if (scored) return this.set(`qs|${fts}`, () => fullTextScores(this.db, fts));
