@@ -8,6 +8,7 @@ import { createLogger, type Logger, type LogLevel } from "./log.ts";
 import { startMaintenance, type Maintenance } from "./ops/maintenance.ts";
 import { WebhookDeliverer } from "./ops/webhooks/webhookDeliverer.ts";
 import { IdleCollector } from "./ops/idleCollector.ts";
+import { MemoryTarget } from "./ops/memoryTarget.ts";
 import { startServer } from "./server.ts";
 import { SharedRateLimiter } from "./auth/sharedRateLimiter.ts";
 import type { KeyLimits } from "./auth/keyVocabulary.ts";
@@ -58,6 +59,8 @@ export interface AppOptions {
   maxUploadsPerClient?: number;
   /** DOWNLOADS_PER_KEY: large downloads one key may have in progress at once. */
   downloadsPerKey?: number;
+  /** MEMORY_TARGET_MB: the anonymous memory kept near by early full collections (see MemoryTarget); 0 or absent: the engine's own pace. */
+  memoryTargetMb?: number;
   /** The WEBHOOKS_* settings (issue 28); each defaults as `serve --help` says. */
   webhooks?: Partial<WebhookOptions>;
 }
@@ -92,6 +95,8 @@ export interface RunningApp {
 const USAGE_FLUSH_MS = 60_000;
 /** How often the idle collector looks whether traffic stopped (see IdleCollector). */
 const IDLE_CHECK_MS = 1_000;
+/** How often memory is compared with MEMORY_TARGET_MB: RssAnon grows by a few MB in that time under load. */
+const MEMORY_CHECK_MS = 250;
 /** How long a forced stop waits for Bun to close the connections before the process exits. */
 const FORCED_STOP_WAIT_MS = 200;
 
@@ -182,6 +187,9 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
     if (idleCollector.check()) log.debug("idle: memory collected", { ms: Math.round(performance.now() - started) });
   }, IDLE_CHECK_MS);
   idleChecks.unref();
+  const memoryTarget = options.memoryTargetMb ? new MemoryTarget(options.memoryTargetMb * 1024 * 1024) : undefined;
+  const memoryChecks = memoryTarget && setInterval(() => checkMemory(memoryTarget, log), MEMORY_CHECK_MS);
+  memoryChecks?.unref();
   const host = options.hostname === "0.0.0.0" || options.hostname === "::" ? "localhost" : options.hostname;
   return {
     server,
@@ -200,6 +208,7 @@ export async function startApp(options: AppOptions): Promise<RunningApp> {
       }
       maintenance.stop();
       clearInterval(idleChecks);
+      clearInterval(memoryChecks);
       // The grace timer is deliberately ref'd: once stopped, the server no longer keeps the
       // process alive, and an unref'd timer would let it exit mid-request (a reset connection).
       // Bun's stop(false) settles once handlers have returned, while a streamed body (the
@@ -300,4 +309,14 @@ function migrateOrExplain(db: DirectoryDb, path: string): { applied: string[] } 
       `The database ${path} needs migrations but is ${fault === "full" ? "on a full disk" : "read-only"}; start once with write access and free space, then it can serve read-only.`,
     );
   }
+}
+
+/** One look at memory against MEMORY_TARGET_MB; a collection is logged with its pause. */
+function checkMemory(target: MemoryTarget, log: Logger): void {
+  const started = performance.now();
+  const outcome = target.check();
+  if (outcome === "under" || outcome === "waiting") return;
+  const fields = { targetMb: target.targetBytes / 1024 / 1024, ms: Math.round(performance.now() - started) };
+  if (outcome === "collected") log.debug("memory over its target: collected", fields);
+  else log.warn("memory stays over MEMORY_TARGET_MB after full collections: what is live is about that large; collecting once a minute until it is under again. Raise MEMORY_TARGET_MB (or 0 for the engine's own pace).", fields);
 }

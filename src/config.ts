@@ -6,6 +6,7 @@ import { trimChar } from "./domain/text.ts";
 import { DEFAULT_COMMAND_TIMEOUT_MS } from "./auth/sharedRateLimiter.ts";
 import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./storage/pg/pgDeadline.ts";
 import { DEFAULT_DOWNLOADS_PER_KEY } from "./auth/downloadSlots.ts";
+import { DEFAULT_MEMORY_TARGET_MB } from "./ops/memoryTarget.ts";
 
 /**
  * Every setting of the service in one table: its command-line flag, its environment variable
@@ -240,6 +241,13 @@ export const SETTINGS = {
     placeholder: "N",
     schema: wholeNumber("DOWNLOADS_PER_KEY / --downloads-per-key", 1, 100, DEFAULT_DOWNLOADS_PER_KEY),
     help: `Large downloads (broker://directory reads, leads CSV exports) one key may have in progress at once, per instance; more are refused with 429 (default ${DEFAULT_DOWNLOADS_PER_KEY})`,
+  },
+  memoryTargetMb: {
+    flag: "memory-target",
+    env: "MEMORY_TARGET_MB",
+    placeholder: "MB",
+    schema: wholeNumber("MEMORY_TARGET_MB / --memory-target", 0, 1_048_576, DEFAULT_MEMORY_TARGET_MB),
+    help: `Anonymous memory (RssAnon) the server keeps near by running a full garbage collection as soon as it is over, instead of letting the heap grow to twice what is live; 0 leaves the pace to the engine (default ${DEFAULT_MEMORY_TARGET_MB}: room above what 100,000 brokers keep live)`,
   },
   webhooksAllowHttpLoopback: {
     flag: "webhooks-allow-http-loopback",

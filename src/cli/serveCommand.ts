@@ -39,6 +39,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     bodyTimeoutSeconds: config.bodyTimeoutSeconds,
     maxUploadsPerClient: config.maxUploadsPerClient,
     downloadsPerKey: config.downloadsPerKey,
+    memoryTargetMb: config.memoryTargetMb,
     webhooks: {
       allowHttpLoopback: config.webhooksAllowHttpLoopback,
       delivery: config.webhooksDelivery,

@@ -36,6 +36,8 @@ test.each([
   [["serve", "--shutdown-grace", "500"], "SHUTDOWN_GRACE_SECONDS / --shutdown-grace must be 0 to 300"],
   [["serve", "--redis-url", "http://cache.internal:6379"], "REDIS_URL / --redis-url must be a redis://, rediss://, valkey:// or valkeys:// URL"],
   [["serve", "--drain", "soon"], "DRAIN_SECONDS / --drain must be a number of seconds"],
+  [["serve", "--memory-target=-5"], "MEMORY_TARGET_MB / --memory-target must be 0 to 1048576"],
+  [["serve", "--memory-target", "1.5"], "MEMORY_TARGET_MB / --memory-target must be a whole number"],
   [["migrate", "--nope"], "Unknown option '--nope'"],
   [["seed", "--brokers", "0"], "--brokers must be a whole number from 1 to 1,000,000"],
   [["seed", "--seed", "x"], "--seed must be a whole number"],
@@ -74,6 +76,7 @@ test.each([
   ["DEMO=maybe", "DEMO must be true or false"],
   ["METRICS_TOKEN=short", "METRICS_TOKEN must be at least 16 characters"],
   ["PUBLIC_URL=ftp://x", "PUBLIC_URL / --public-url must be an http(s) URL"],
+  ["MEMORY_TARGET_MB=lots", "MEMORY_TARGET_MB / --memory-target must be a number"],
 ])("an invalid environment setting %s stops serve with exit 2", async (assignment, message) => {
   const [name, value] = assignment.split(/=(.*)/s) as [string, string];
   const result = await runCli(["serve"], { [name]: value, DATABASE_PATH: "/nonexistent-dir-for-cli-tests/never.db" });
