@@ -18,13 +18,6 @@ export interface MemoryTargetOptions {
  */
 export type MemoryCheck = "under" | "waiting" | "collected" | "out-of-reach";
 
-/**
- * MEMORY_TARGET_MB's default: 100,000 brokers keep 180–200 MB live once warm (after the bench's
- * scenarios and a collection), so this leaves the engine 40–60 MB to allocate between
- * collections at that size; a smaller directory comes near it only under heavy load.
- */
-export const DEFAULT_MEMORY_TARGET_MB = 240;
-
 const DEFAULT_MIN_GAP_MS = 1_000;
 const DEFAULT_MAX_GAP_MS = 60_000;
 
@@ -42,7 +35,7 @@ const DEFAULT_MAX_GAP_MS = 60_000;
  * twice as long as the one before (up to a minute) until memory is seen under the target again.
  *
  * @example
- * const target = new MemoryTarget(DEFAULT_MEMORY_TARGET_MB * 1024 * 1024);
+ * const target = new MemoryTarget(240 * 1024 * 1024);
  * setInterval(() => target.check(), 250).unref();
  */
 export class MemoryTarget {
