@@ -355,10 +355,10 @@ function seedDatabase(app: AppCommand, brokers: number, db: string, dir: string)
   }
 }
 
-/** Warm-up (discarded: JIT, caches, connections), then the measured run and where the CPU went. */
 /**
- * Warm-up, then `repeat` runs of `load`; the run of median throughput stands for the scenario
- * (medianRun), as issue 30 measures. CPU shares and server times cover all the runs.
+ * Warm-up (discarded: JIT, caches, connections), then `repeat` runs of `load`; the run of median
+ * throughput stands for the scenario (medianRun), as issue 30 measures. CPU shares and server
+ * times cover all the runs.
  */
 async function measure(baseUrl: string, requests: LoadRequest[], serverPid: number, logFile?: string) {
   if (warmupSeconds > 0) await runWrk(baseUrl, requests, { ...load, durationSeconds: warmupSeconds });

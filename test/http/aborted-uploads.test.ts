@@ -6,12 +6,12 @@
  * The server is a child process, so that its memory is its own.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import type { ServedProcess } from "../cli/cliHarness.ts";
 import { eventually } from "../support/eventually.ts";
 import { BODY_SURFACES, postHead, requestsInFlight, serveWithSurfaceKeys, type SurfaceServer } from "../support/bodySurfaces.ts";
 import { abortedUpload } from "../support/rawHttp.ts";
 import { childExit } from "../support/childExit.ts";
+import { rssAnonMb } from "../support/processMemory.ts";
 
 let running: SurfaceServer;
 let server: ServedProcess;
@@ -37,26 +37,23 @@ async function abortRound(perVariant: number): Promise<void> {
   await Promise.all(Array.from({ length: 16 }, worker));
 }
 
-/** Anonymous resident memory of the server (kB → MB): what a leaked body buffer adds to. */
-function rssAnonMb(): number {
-  const status = readFileSync(`/proc/${server.proc.pid}/status`, "utf8");
-  return Number(/^RssAnon:\s+(\d+) kB$/m.exec(status)?.[1]) / 1024;
-}
+/** Anonymous resident memory of the server in MB: what a leaked body buffer adds to. */
+const serverRssAnonMb = () => rssAnonMb(server.proc.pid);
 
 // Linux only (/proc). 6,300 aborted uploads in all (two rounds): a few seconds.
 test("aborted uploads on every surface leave memory and the in-flight count where they were", async () => {
   // The first round warms the allocator's pools; what a second one adds is what is kept.
   await abortRound(100);
   expect(await eventually(async () => (await requestsInFlight(server.url)) === 0, 5_000)).toBe(true);
-  const before = rssAnonMb();
+  const before = serverRssAnonMb();
   await abortRound(600);
   // Every aborted request ended.
   expect(await eventually(async () => (await requestsInFlight(server.url)) === 0, 5_000)).toBe(true);
   // One surface keeping its aborted bodies would add ~37 MB (600 × ~62 KB), for good; none adds
   // 0–12 once the garbage of the round is collected (the idle collection runs after a quiet
   // second; on a loaded CI host right after the round it was once 38 MB, then fell).
-  let grown = rssAnonMb() - before;
-  expect(await eventually(() => (grown = rssAnonMb() - before) < 28, 5_000), `RssAnon grew ${grown.toFixed(1)} MB`).toBe(true);
+  let grown = serverRssAnonMb() - before;
+  expect(await eventually(() => (grown = serverRssAnonMb() - before) < 28, 5_000), `RssAnon grew ${grown.toFixed(1)} MB`).toBe(true);
 
   // Each abort is a 499 (the client closed the request), never a 500.
   const text = await (await fetch(`${server.url}/metrics`)).text();

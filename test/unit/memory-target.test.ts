@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { anonymousResidentBytes, MemoryTarget } from "../../src/ops/memoryTarget.ts";
+import { rssAnonMb } from "../support/processMemory.ts";
 
 const MB = 1024 * 1024;
 
@@ -86,8 +86,7 @@ test("where memory cannot be read (no /proc), nothing is ever collected", () => 
 });
 
 test("this process's anonymous memory is read as /proc/self/status reports it", () => {
-  const status = readFileSync("/proc/self/status", "utf8");
-  const reported = Number(/^RssAnon:\s+(\d+) kB/m.exec(status)![1]) * 1024;
+  const reported = rssAnonMb(process.pid) * MB;
   const read = anonymousResidentBytes()!;
   // Read a moment apart: the same within a few MB.
   expect(Math.abs(read - reported)).toBeLessThan(8 * MB);
