@@ -1,3 +1,5 @@
+import { collectFully } from "./memoryTarget.ts";
+
 /**
  * Gives memory back when traffic stops. Under load the engine's collector lets the heap grow to
  * a multiple of what is live, and keeps those pages once the load is gone: at 100,000 brokers,
@@ -19,7 +21,7 @@ export class IdleCollector {
   constructor(
     /** Requests begun since start (a counter that only grows). */
     private readonly requestsBegun: () => number,
-    private readonly collect: () => void = () => Bun.gc(true),
+    private readonly collect: () => void = collectFully,
     private readonly minRequests = 1_000,
   ) {}
 
