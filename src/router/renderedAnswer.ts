@@ -11,8 +11,10 @@ export interface RenderedAnswer {
   /**
    * The answer to `input` (as the adapter would hand it to the procedure), or undefined: invalid
    * input, nothing to answer, or nothing rendered; then call the procedure, which answers it in its words.
+   * `parsed`, when given, is what the procedure's own input schema already made of `input` in
+   * this request (as callProcedure takes it): a reader may use it rather than parse again.
    */
-  read(services: Services, input: unknown): Uint8Array<ArrayBuffer> | undefined;
+  read(services: Services, input: unknown, parsed?: unknown): Uint8Array<ArrayBuffer> | undefined;
   /**
    * Offers the JSON text of the procedure's answer to `input`, read from the directory at
    * `version` (taken before the call), for `read` to answer next time; for answers rendered as

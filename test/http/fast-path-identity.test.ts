@@ -55,14 +55,16 @@ describe("REST: a cached answer is the full path's answer", () => {
     test(name, async () => {
       const keyOptions = embed ? { origins: [PARTNER], rateLimitPerMinute: 500 } : { rateLimitPerMinute: 500 };
       const headers = embed ? { Origin: PARTNER } : undefined;
-      const before = cacheEntries("rest-responses");
+      // A search page the directory holds rendered is kept in the cache in front of those (see restHandler).
+      const kept = () => cacheEntries("rest-responses") + cacheEntries("rest-rendered-hot");
+      const before = kept();
       const full = await fetchSeen(path(), { key: await server.createKey(keyOptions), headers });
       expect(full.status).toBe(200);
-      expect(cacheEntries("rest-responses")).toBe(before); // asked once: the full path ran, nothing kept
+      expect(kept()).toBe(before); // asked once: the full path ran, nothing kept
       const again = await fetchSeen(path(), { key: await server.createKey(keyOptions), headers });
-      expect(cacheEntries("rest-responses")).toBe(before + 1); // asked again: the full path ran and kept its answer
+      expect(kept()).toBe(before + 1); // asked again: the full path ran and kept its answer
       const cached = await fetchSeen(path(), { key: await server.createKey(keyOptions), headers });
-      expect(cacheEntries("rest-responses")).toBe(before + 1); // served from the cache, nothing recomputed
+      expect(kept()).toBe(before + 1); // served from the cache, nothing recomputed
       expect(again).toEqual(full);
       expect(cached).toEqual(full);
       expect(full.headers["ratelimit-remaining"]).toBe("499");

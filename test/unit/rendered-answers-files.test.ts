@@ -86,15 +86,19 @@ test("rendered answers: details as rendered, re-rendered when ratings change; re
   const answers = RenderedAnswers.open(source, 5, dir)!;
   let stars = 0;
   const render = (rank: number) => (rank === 3 ? undefined : `{"rank":${rank},"stars":${stars}}`);
-  expect(answers.renderDetails(2, render)).toBe(true);
+  const itemHead = (rank: number) => `{"name":"Ω${rank}","averageRating":`;
+  expect(answers.renderDetails(2, render, itemHead)).toBe(true);
   expect(answers.detailsDone).toBe(false);
   // Answered as soon as written; the rest not yet.
   expect([0, 1, 2].map((rank) => decode(answers.detail(rank)))).toEqual(['{"rank":0,"stars":0}', '{"rank":1,"stars":0}', undefined]);
   stars = 5;
   answers.ratingsChanged(1, render);
   answers.ratingsChanged(4, render); // not rendered yet: it will be, with what the index says then
-  expect(answers.renderDetails(10, render)).toBe(false);
+  expect(answers.itemsDone).toBe(false);
+  expect(answers.listItems(new Int32Array([0]), { averageRating: [0], reviewCount: [0], verified: [0] }, "", "")).toBeUndefined();
+  expect(answers.renderDetails(10, render, itemHead)).toBe(false);
   expect(answers.detailsDone).toBe(true);
+  expect(answers.itemsDone).toBe(true);
   expect([0, 1, 2, 3, 4].map((rank) => decode(answers.detail(rank)))).toEqual([
     '{"rank":0,"stars":0}', '{"rank":1,"stars":5}', '{"rank":2,"stars":5}', undefined, '{"rank":4,"stars":5}',
   ]);
@@ -107,7 +111,14 @@ test("rendered answers: details as rendered, re-rendered when ratings change; re
   expect(answers.reviewPage(2, 7)).toBeUndefined();
   expect(answers.reviewPage(2, 8)).toBeUndefined();
   expect(decode(answers.reviewPage(0, 8))).toBe("page of version 8");
+  // A page of list items: heads as rendered, tails from the ratings given now, in the page's order.
+  const ratings = { averageRating: [0, 4.25, 0, 3, 5], reviewCount: [0, 4, 0, 1, 2], verified: [0, 1, 0, 0, 1] };
+  expect(decode(answers.listItems(new Int32Array([4, 1]), ratings, '{"data":', ',"total":2}'))).toBe(
+    '{"data":[{"name":"Ω4","averageRating":5,"reviewCount":2,"isVerified":true},{"name":"Ω1","averageRating":4.25,"reviewCount":4,"isVerified":true}],"total":2}',
+  );
+  expect(decode(answers.listItems(new Int32Array(0), ratings, "{", "}"))).toBe("{[]}");
   answers.close();
+  expect(answers.listItems(new Int32Array([0]), ratings, "", "")).toBeUndefined();
   expect(answers.detail(0)).toBeUndefined();
   expect(answers.reviewPage(0, 8)).toBeUndefined();
   expect(readdirSync(dir)).toEqual([]);

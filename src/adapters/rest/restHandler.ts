@@ -114,7 +114,7 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
         const hot = hotRendered.lookup(cacheKey, version);
         if (hot !== undefined) return admittedJson(hot, 200, admission.rate, info);
         // Not kept here, but rendered by the directory (a broker's detail, a first review page).
-        const rendered = route.rendered.read(services, renderedInput(route, params, url, parsedInput));
+        const rendered = route.rendered.read(services, renderedInput(route, params, url, parsedInput), parsedInput.data);
         if (rendered !== undefined) {
           const body = renderedBody(route, rendered);
           hotRendered.store(cacheKey, version, body);

@@ -1,5 +1,6 @@
 import { EXPORT_PAGE_LEADS } from "../../router/leads/exportLeads.ts";
 import { renderedBrokerDetail } from "../../router/brokers/getBroker.ts";
+import { renderedSearchPage } from "../../router/brokers/searchBrokers.ts";
 import { renderedReviewPage } from "../../router/reviews/listReviews.ts";
 import { ratedAnswerJson } from "../../schemas/ratedAnswerJson.ts";
 import { restRoute, type RestRoute } from "./restRoute.ts";
@@ -17,6 +18,7 @@ export const restRoutes: readonly RestRoute[] = [
     procedure: "brokers.search",
     summary: "Search published brokers",
     envelope: "as-is",
+    rendered: renderedSearchPage,
   }),
   restRoute({
     method: "GET",

@@ -13,6 +13,7 @@ import {
 } from "../../schemas/discovery.ts";
 import { cityFilter, insuranceTypeFilter, provinceFilter, textQuery } from "../../schemas/filters.ts";
 import { pageInput, paginate, paginationSchema } from "../../schemas/pagination.ts";
+import type { RenderedAnswer } from "../renderedAnswer.ts";
 import { scopedProcedure } from "../trpc.ts";
 import { checkDiscoveryInput, selectableFacets } from "./discoveryRules.ts";
 
@@ -56,3 +57,33 @@ export const searchBrokers = scopedProcedure("brokers:read")
     const shown = selectableFacets(input, facets);
     return { data: items, pagination: paginate(page, limit, total), ...(shown ? { facets: shown } : {}) };
   });
+
+type SearchBrokersInput = z.output<typeof searchBrokersInput>;
+
+/**
+ * A search's page as the directory holds its list items rendered (see BrokerStore.renderedSearch):
+ * the procedure's answer, byte for byte, for any search but one near a point (each item then
+ * carries its distance) or with facets, and but one the rules between parameters refuse (the
+ * procedure answers that in its words). Not kept: a page is written from the rendered items at
+ * each request (a few microseconds), and REST keeps the pages asked again soon.
+ */
+export const renderedSearchPage: RenderedAnswer = {
+  read(services, input, parsed) {
+    const data = parsed === undefined ? searchBrokersInput.safeParse(input).data : (parsed as SearchBrokersInput);
+    if (data === undefined || data.near !== undefined || data.facets?.length || !followsTheRules(data)) return undefined;
+    const { page, limit, ...query } = data;
+    return services.brokers.renderedSearch(query, page, limit, SEARCH_OPEN, (total) => `,"pagination":${JSON.stringify(paginate(page, limit, total))}}`);
+  },
+};
+
+/** What the procedure's answer, `{ data, pagination }`, starts with before its items. */
+const SEARCH_OPEN = '{"data":';
+
+function followsTheRules(input: SearchBrokersInput): boolean {
+  try {
+    checkDiscoveryInput(input);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -13,6 +13,7 @@ import { fullTextIds, fullTextScores } from "./fullTextSearch.ts";
 import { BoundedCache, type CacheStats } from "../../cache/boundedCache.ts";
 import { DirectoryChanges } from "./directoryChanges.ts";
 import { indexFilesDirectoryOf } from "./fileBackedBytes.ts";
+import { listItemHead } from "./listItemJson.ts";
 import { RenderedAnswers } from "./renderedAnswers.ts";
 import { globalOrder, orderRanks, reorder, type GlobalOrder } from "./rankOrder.ts";
 import { atLeast, intersectAll, nearSet, rankSetBytes, valueAt, verifiedSet, withMembership, type RankSet } from "./rankSets.ts";
@@ -233,16 +234,8 @@ export class SearchIndex {
    */
   search(filter: IndexFilter, offset: number, limit: number, version: number): IndexPage {
     this.refresh(version);
-    const parts = this.partsOf(filter);
-    const matches = this.intersect(parts, filter.minRating, this.scratch.matches);
+    const { parts, matches, page } = this.pageOf(filter, offset, limit);
     const near = parts.get("near");
-    const first = orderRanks(matches, filter.sort ?? "name", offset + limit, {
-      near,
-      text: parts.get("text"),
-      globalOrder: (sort) => this.globalOrder(sort),
-      scratch: this.scratch.keys,
-    });
-    const page = first.subarray(Math.min(offset, first.length));
     const ids = Array.from(page, (rank) => this.rankToId[rank]!);
     const result: IndexPage = { ids, total: matches.length };
     const attributes = this.attributesOfVersion;
@@ -253,6 +246,32 @@ export class SearchIndex {
     if (near) result.distances = Array.from(page, (rank) => kmOfChord2(valueAt(near, rank) ?? 0));
     if (filter.facets?.length) result.facets = this.facets(filter, parts, matches);
     return result;
+  }
+
+  /**
+   * A page of search results as JSON (see RenderedAnswers.listItems: the items between `open`
+   * and `close(total)`), on renderedDetail's terms: undefined unless the index is at `version`
+   * with every list item rendered, and for a search near a point (each item then has its
+   * distance) or with facets, which are answered as before.
+   */
+  renderedSearch(filter: IndexFilter, offset: number, limit: number, version: number, open: string, close: (total: number) => string): Uint8Array<ArrayBuffer> | undefined {
+    const rendered = this.renderedAt(version);
+    if (rendered === undefined || !rendered.itemsDone || filter.near || filter.facets?.length) return undefined;
+    const { matches, page } = this.pageOf(filter, offset, limit);
+    return rendered.listItems(page, this.attributesOfVersion!, open, close(matches.length));
+  }
+
+  /** The matches of a search (valid until the next search) and the ranks of its page, in the order asked for. */
+  private pageOf(filter: IndexFilter, offset: number, limit: number): { parts: Map<Part, RankSet>; matches: Int32Array; page: Int32Array } {
+    const parts = this.partsOf(filter);
+    const matches = this.intersect(parts, filter.minRating, this.scratch.matches);
+    const first = orderRanks(matches, filter.sort ?? "name", offset + limit, {
+      near: parts.get("near"),
+      text: parts.get("text"),
+      globalOrder: (sort) => this.globalOrder(sort),
+      scratch: this.scratch.keys,
+    });
+    return { parts, matches, page: first.subarray(Math.min(offset, first.length)) };
   }
 
   /**
@@ -327,7 +346,7 @@ export class SearchIndex {
     const rendered = this.renderedOfLoad();
     if (rendered === undefined) return false;
     try {
-      return rendered.renderDetails(count, this.detailText);
+      return rendered.renderDetails(count, this.detailText, this.itemHeadText);
     } catch (error) {
       // Not tried again for this load: its answers are built as before.
       rendered.close();
@@ -363,6 +382,9 @@ export class SearchIndex {
     const detail = this.attributesOfVersion?.detail(rank, this.rankToId[rank]!);
     return detail && this.renderDetail?.(detail.row, detail.locations);
   };
+
+  /** A rank's list item as JSON up to its ratings (see listItemHead), from the loaded attributes. */
+  private readonly itemHeadText = (rank: number): string => listItemHead(this.attributesOfVersion!.list.item(rank, this.rankToId[rank]!, 0, 0, false));
 
   private partsOf(filter: IndexFilter): Map<Part, RankSet> {
     const parts = new Map<Part, RankSet>();

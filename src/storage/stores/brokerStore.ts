@@ -154,19 +154,7 @@ export class BrokerStore {
   }
 
   search(filter: BrokerFilter, page: number, limit: number): SearchAnswer {
-    const indexFilter: IndexFilter = {
-      province: filter.province,
-      city: filter.city,
-      line: filter.insuranceType,
-      fts: filter.q === undefined ? undefined : toFtsQuery(filter.q),
-      language: filter.language,
-      specialty: filter.specialty,
-      verified: filter.verified,
-      minRating: filter.minRating,
-      near: filter.near && { lat: filter.near.lat, lng: filter.near.lng, radiusKm: filter.radiusKm ?? DEFAULT_RADIUS_KM },
-      sort: filter.sort,
-      facets: filter.facets,
-    };
+    const indexFilter = indexFilterOf(filter);
     const key = `search|${JSON.stringify(indexFilter)}|${page}|${limit}`;
     const version = this.version();
     return this.cache.get<SearchAnswer>(key, version, () => {
@@ -176,6 +164,19 @@ export class BrokerStore {
       const answer: SearchAnswer = { items, total, ...(facets ? { facets } : {}) };
       return answer;
     }, searchAnswerBytes);
+  }
+
+  /**
+   * A page of search's answer as JSON, its items between `open` and `close(total)`, when the
+   * index has every list item rendered (see SearchIndex.renderedSearch; not near a point, no
+   * facets); else undefined, and the caller asks search. Like renderedDetail, the first such
+   * question after the index loads a version starts rendering it.
+   */
+  renderedSearch(filter: BrokerFilter, page: number, limit: number, open: string, close: (total: number) => string): Uint8Array<ArrayBuffer> | undefined {
+    const version = this.version();
+    const text = this.index.renderedSearch(indexFilterOf(filter), (page - 1) * limit, limit, version, open, close);
+    if (text === undefined && !this.rendering && this.index.detailsToRender(version)) this.renderInTurns();
+    return text;
   }
 
   /** List items by id, in the order given, read in one query (before the index holds them in memory). */
@@ -414,4 +415,21 @@ function toPublishedBroker(row: RefRow): PublishedBroker {
 /** A stored band outside the known labels (a hand-edited row) reads as the smallest. */
 function toTeamSize(stored: string): TeamSize {
   return (TEAM_SIZES as readonly string[]).includes(stored) ? (stored as TeamSize) : TEAM_SIZES[0];
+}
+
+/** The index's form of a search's filters (the text made safe for FTS5, the radius defaulted). */
+function indexFilterOf(filter: BrokerFilter): IndexFilter {
+  return {
+    province: filter.province,
+    city: filter.city,
+    line: filter.insuranceType,
+    fts: filter.q === undefined ? undefined : toFtsQuery(filter.q),
+    language: filter.language,
+    specialty: filter.specialty,
+    verified: filter.verified,
+    minRating: filter.minRating,
+    near: filter.near && { lat: filter.near.lat, lng: filter.near.lng, radiusKm: filter.radiusKm ?? DEFAULT_RADIUS_KM },
+    sort: filter.sort,
+    facets: filter.facets,
+  };
 }
