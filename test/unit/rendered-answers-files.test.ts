@@ -5,7 +5,7 @@
  * buffer whole, bounds kept, no file name ever left behind, nothing kept where no file can be written.
  */
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileBackedWriter } from "../../src/storage/search/fileBackedWriter.ts";
@@ -122,4 +122,20 @@ test("rendered answers: details as rendered, re-rendered when ratings change; re
   expect(answers.detail(0)).toBeUndefined();
   expect(answers.reviewPage(0, 8)).toBeUndefined();
   expect(readdirSync(dir)).toEqual([]);
+});
+
+test("files a process that no longer runs left behind are removed when the directory is next written in; others stay", () => {
+  const other = mkdtempSync(join(tmpdir(), "file-backed-leftovers-"));
+  try {
+    const gone = Bun.spawnSync(["true"]).pid; // exited: its id names no running process
+    const leftover = `.index-text-${gone}-0123456789ab.tmp`;
+    const live = `.index-text-${process.pid}-0123456789ab.tmp`; // this process's own (a writer in progress)
+    const notOurs = [`.index-text-${gone}-notours.tmp`, "broker-directory.db", `index-text-${gone}-0123456789ab.tmp`];
+    for (const name of [leftover, live, ...notOurs]) writeFileSync(join(other, name), "x");
+    const writer = FileBackedWriter.open(other)!;
+    writer.abandon();
+    expect(readdirSync(other).sort()).toEqual([live, ...notOurs].sort());
+  } finally {
+    rmSync(other, { recursive: true, force: true });
+  }
 });

@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+
+/** Every file of ours starts with this, then the writing process's id: `.index-text-<pid>-<random>.tmp`. */
+const FILE_PREFIX = ".index-text-";
+const LEFTOVER = /^\.index-text-([0-9]{1,10})-[0-9a-f]{12}\.tmp$/;
 
 /** Text is encoded into a buffer this large and written out when it fills. */
 const STAGING_BYTES = 256 * 1024;
@@ -38,7 +42,8 @@ export class FileBackedWriter {
   /** A writer of a new file in `directory`, or undefined when none can be made there. */
   static open(directory: string | undefined): FileBackedWriter | undefined {
     if (directory === undefined) return undefined;
-    const path = join(directory, `.index-text-${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
+    removeLeftovers(directory);
+    const path = join(directory, `${FILE_PREFIX}${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
     try {
       // "wx+": never someone else's file (and readable back: see read); 0600: the text is the directory's, the file ours alone.
       return new FileBackedWriter(openSync(path, "wx+", 0o600), path);
@@ -161,5 +166,41 @@ function removeQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // Never created (the open failed first), or a platform that refuses: nothing more to do.
+  }
+}
+
+/** The directories this process has looked for leftovers in: one or two (the database's), never anything from outside. */
+const swept = new Set<string>();
+
+/**
+ * Removes the files of ours a process that no longer runs left in `directory`, once per
+ * directory and process. A file has a name only while it is written (up to a few seconds: the
+ * list items rendered after a load), but a process killed then leaves it behind, up to 100 MB
+ * at 100,000 brokers, and nothing else would ever remove it. A file whose process still runs
+ * (another server on the same database) is left alone; so is one whose process id was reused
+ * since, the cautious side.
+ */
+function removeLeftovers(directory: string): void {
+  if (swept.has(directory)) return;
+  swept.add(directory);
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = LEFTOVER.exec(name)?.[1];
+    if (pid !== undefined && Number(pid) !== process.pid && !running(Number(pid))) removeQuietly(join(directory, name));
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
