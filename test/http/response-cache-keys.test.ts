@@ -7,6 +7,9 @@ let key: string;
 beforeAll(async () => {
   server = await startTestServer();
   key = await server.createKey({ rateLimitPerMinute: 1_000_000 });
+  // Search pages are written from rendered list items once the directory has them (asking starts
+  // the rendering): waited for here, so that no search below goes one path and then the other.
+  expect(await eventually(() => server.app.services.brokers.renderedSearch({ sort: "name" }, 1, 1, "", () => "") !== undefined, 5_000)).toBe(true);
 });
 afterAll(() => server.close());
 

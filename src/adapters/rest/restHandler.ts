@@ -108,12 +108,16 @@ export function createRestHandler(services: Services, routes: readonly RestRoute
     const cacheKey = route.directoryRead && admission.principal.scopes.has(route.scope) ? cacheKeys.of(route, params, url, parsedInput) : undefined;
     const version = cacheKey === undefined ? 0 : services.brokers.version();
     if (cacheKey !== undefined) {
-      const cached = responses.get(cacheKey, version, info.baseUrl);
-      if (cached !== undefined) return admittedJson(cached, 200, admission.rate, info);
+      // A route the directory renders keeps its hot answers in the small cache, looked at first:
+      // its answers reach the response cache only while the directory is not rendered yet.
       if (route.rendered) {
         const hot = hotRendered.lookup(cacheKey, version);
         if (hot !== undefined) return admittedJson(hot, 200, admission.rate, info);
-        // Not kept here, but rendered by the directory (a broker's detail, a first review page).
+      }
+      const cached = responses.get(cacheKey, version, info.baseUrl);
+      if (cached !== undefined) return admittedJson(cached, 200, admission.rate, info);
+      if (route.rendered) {
+        // Not kept, but rendered by the directory (a broker's detail, a first review page, a search page).
         const rendered = route.rendered.read(services, renderedInput(route, params, url, parsedInput), parsedInput.data);
         if (rendered !== undefined) {
           const body = renderedBody(route, rendered);
