@@ -43,6 +43,7 @@ import { measureLoggingCost } from "./bench/loggingCost.ts";
 import { measureWebhookDrain } from "./bench/webhookDrain.ts";
 import { measureLeadPathCost } from "./bench/leadPathCost.ts";
 import { logOffset, serverTimesSince } from "./bench/serverTimes.ts";
+import { serverWarnings } from "./bench/serverWarnings.ts";
 import { ensureWrk, runWrk, type LoadRequest, type LoadSettings } from "./bench/wrk.ts";
 import { medianRun } from "./bench/medianRun.ts";
 import { medianBy } from "./bench/median.ts";
@@ -273,6 +274,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
     await Bun.sleep(IDLE_SETTLE_MS);
     const rssAnonBytesIdle = memoryOf(server.proc.pid).rssAnon;
     const rssAnonWhileRunning = memory.summary();
+    const warnings = await serverWarnings(server.logFile);
     await sampleCeiling("after the scenarios");
     const ceiling = medianBy(ceilings, (sample) => sample.requestsPerSecond);
     for (const record of records) if (record.result) record.ratioToCeiling = shareOf(record.result, ceiling);
@@ -301,6 +303,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       rssAnonBytesAfter,
       rssAnonBytesIdle,
       ...(rssAnonWhileRunning ? { rssAnonWhileRunning } : {}),
+      serverWarnings: warnings,
       ceiling: { result: ceiling, responseBytes: listBody.bytes.byteLength, samples: ceilings.map((sample) => Math.round(sample.requestsPerSecond)) },
       readFloors: readFloors.map((floor) => ({ ...floor, ratioToCeiling: shareOf(floor.result, ceiling) })),
       peer,

@@ -72,6 +72,8 @@ export interface BenchRecord {
   rssAnonBytesIdle?: number;
   /** RssAnon every 100 ms while the scenarios ran (warm-ups included): its mean and peak (absent before 2026-11-27). */
   rssAnonWhileRunning?: { meanBytes: number; peakBytes: number; samples: number };
+  /** The server's warn and error lines over the scenarios, counted by message (scripts/bench/serverWarnings.ts; absent before 2026-11-27, night). */
+  serverWarnings?: Record<string, number>;
   /**
    * The median of `samples` (req/s), each the ceiling measured at another moment of the run:
    * before the scenarios, halfway and after (absent before 2026-11-27: one measurement).
@@ -138,6 +140,9 @@ export function summaryLines(record: BenchRecord): string[] {
       (record.rssAnonBytesAfter === undefined ? "" : `, anonymous memory (RssAnon) after the run ${mb(record.rssAnonBytesAfter)}`) +
       (record.rssAnonBytesIdle === undefined ? "" : `, and after 2.5 s quiet ${mb(record.rssAnonBytesIdle)}`) +
       (record.rssAnonWhileRunning ? `; while the scenarios ran (every 100 ms) mean ${mb(record.rssAnonWhileRunning.meanBytes)}, peak ${mb(record.rssAnonWhileRunning.peakBytes)}` : ""),
+    ...(record.serverWarnings
+      ? [`server warnings and errors over the scenarios: ${Object.entries(record.serverWarnings).map(([message, count]) => `${message} (${fmt(count)})`).join("; ") || "none"}`]
+      : []),
     `${record.server.describe}, log level ${record.server.logLevel}; ${record.loadGenerator}, ${record.settings.threads} thread, ` +
       `${record.settings.connections} connections, ` +
       (record.settings.repeat ? `the median of ${record.settings.repeat} runs of ${record.settings.durationSeconds} s` : `${record.settings.durationSeconds} s`) +
