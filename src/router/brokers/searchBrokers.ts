@@ -70,7 +70,8 @@ type SearchBrokersInput = z.output<typeof searchBrokersInput>;
 export const renderedSearchPage: RenderedAnswer = {
   read(services, input, parsed) {
     const data = parsed === undefined ? searchBrokersInput.safeParse(input).data : (parsed as SearchBrokersInput);
-    if (data === undefined || data.near !== undefined || data.facets?.length || !followsTheRules(data)) return undefined;
+    // Near a point or with facets, the index answers undefined itself (SearchIndex.renderedSearch).
+    if (data === undefined || !followsTheRules(data)) return undefined;
     const { page, limit, ...query } = data;
     return services.brokers.renderedSearch(query, page, limit, SEARCH_OPEN, (total) => `,"pagination":${JSON.stringify(paginate(page, limit, total))}}`);
   },

@@ -174,9 +174,7 @@ export class BrokerStore {
    */
   renderedSearch(filter: BrokerFilter, page: number, limit: number, open: string, close: (total: number) => string): Uint8Array<ArrayBuffer> | undefined {
     const version = this.version();
-    const text = this.index.renderedSearch(indexFilterOf(filter), (page - 1) * limit, limit, version, open, close);
-    if (text === undefined && !this.rendering && this.index.detailsToRender(version)) this.renderInTurns();
-    return text;
+    return this.orStartRendering(this.index.renderedSearch(indexFilterOf(filter), (page - 1) * limit, limit, version, open, close), version);
   }
 
   /** List items by id, in the order given, read in one query (before the index holds them in memory). */
@@ -234,9 +232,7 @@ export class BrokerStore {
    */
   renderedDetail(slug: string): Uint8Array<ArrayBuffer> | undefined {
     const version = this.version();
-    const text = this.index.renderedDetail(slug, version);
-    if (text === undefined && !this.rendering && this.index.detailsToRender(version)) this.renderInTurns();
-    return text;
+    return this.orStartRendering(this.index.renderedDetail(slug, version), version);
   }
 
   /**
@@ -253,6 +249,12 @@ export class BrokerStore {
    */
   keepReviewPage(id: string, version: number, text: string): void {
     if (BROKER_ID_FORMAT.test(id)) this.index.keepReviewPage(Number(id), version, text);
+  }
+
+  /** `text`, a rendered answer; when there is none, starts rendering `version` unless that is under way or done. */
+  private orStartRendering(text: Uint8Array<ArrayBuffer> | undefined, version: number): Uint8Array<ArrayBuffer> | undefined {
+    if (text === undefined && !this.rendering && this.index.detailsToRender(version)) this.renderInTurns();
+    return text;
   }
 
   /**
