@@ -60,7 +60,7 @@ export interface RunningProcess {
  */
 export async function startProcess(
   argv: string[],
-  options: { port: number; cwd: string; logFile: string; timeoutMs?: number; env?: Record<string, string>; readyPath?: string },
+  options: { port: number; cwd: string; logFile: string; timeoutMs?: number; env?: Record<string, string>; readyPath?: string; errorLogFile?: string },
 ): Promise<RunningProcess> {
   const url = `http://127.0.0.1:${options.port}`;
   const started = performance.now();
@@ -69,7 +69,8 @@ export async function startProcess(
     env: { ...cleanEnv(options.cwd), ...options.env },
     stdin: "ignore",
     stdout: Bun.file(options.logFile),
-    stderr: "inherit",
+    // Standard error to the terminal, unless asked for in a file (the engine's GC log: runtimeShare.ts).
+    stderr: options.errorLogFile ? Bun.file(options.errorLogFile) : "inherit",
   });
   const deadline = started + (options.timeoutMs ?? 60_000);
   while (performance.now() < deadline) {

@@ -4,13 +4,11 @@
  * the most self time in the server's CPU profile. For finding where a scenario's time goes
  * before optimising it (the manual's performance page, "Profiling a scenario"); not part of `bun run bench`.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { appCommand, REPO, runCli } from "./appProcess.ts";
-import { buildScenarios, HOOKED_SCENARIOS, SCENARIO_IDS, type ScenarioId } from "./scenarios.ts";
-import { ensureWrk } from "./wrk.ts";
+import { REPO } from "./appProcess.ts";
+import { prepareScenario } from "./scenarioSetup.ts";
 import { stageLines, type CpuProfile } from "./profileStages.ts";
 import { profiledRun, sourceServerRun } from "./profiledRun.ts";
 
@@ -25,40 +23,16 @@ const { values } = parseArgs({
     plain: { type: "boolean", default: false },
   },
 });
-const scenarioId = values.scenario as ScenarioId;
-if (!SCENARIO_IDS.includes(scenarioId)) throw new Error(`--scenario: one of ${SCENARIO_IDS.join(", ")}`);
-ensureWrk();
-const app = appCommand(true);
-const work = mkdtempSync(join(tmpdir(), "broker-directory-profile-"));
-mkdirSync(values["seed-cache"], { recursive: true });
-const seeded = join(values["seed-cache"], `seed-${values.brokers}.db`);
-if (!existsSync(seeded)) runCli(app, ["seed", "--db", seeded, "--brokers", values.brokers], work);
-const db = join(work, "bench.db");
-copyFileSync(seeded, db);
-const key = runCli(app, ["keys", "create", "--db", db, "--workspace", "profile", "--rate-limit", "1000000", "--json"], work);
-const secret = (JSON.parse(key) as { key: string }).key;
-const keys = Object.fromEntries(SCENARIO_IDS.map((id) => [id, secret])) as Record<ScenarioId, string>;
-const scenario = buildScenarios(db, keys).find((s) => s.id === scenarioId)!;
-// As bench.ts does for (15): an endpoint wanting lead.created, answered at once in this process.
-const receiver = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(null, { status: 204 }) });
-// Delivery off, as in the bench: (15) measures what a lead costs with its outbox rows, not the sending.
-const hooksEnv = { WEBHOOKS_ALLOW_HTTP_LOOPBACK: "true", WEBHOOKS_DELIVERY: "false" };
-if (HOOKED_SCENARIOS.includes(scenarioId)) {
-  runCli(app, ["webhooks", "create", "--workspace", "profile", "--url", `http://127.0.0.1:${receiver.port}/hook`, "--events", "lead.created", "--db", db], work, hooksEnv);
-}
-const engineEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith("BUN_JSC_"))) as Record<string, string>;
-const options = { db, dir: work, scenario, seconds: Number(values.seconds), env: { ...hooksEnv, ...engineEnv } };
+const ready = prepareScenario({ scenarioId: values.scenario, brokers: values.brokers, seedCache: values["seed-cache"], prefix: "profile" });
+const { scenario } = ready;
+// BUN_JSC_* (the engine's options), MEMORY_TARGET_MB and LOG_LEVEL of this shell reach the server: for comparing settings.
+const options = { db: ready.db, dir: ready.work, scenario, seconds: Number(values.seconds), env: ready.env };
 const run = values.plain ? undefined : await profiledRun(options);
 const result = run?.result ?? (await sourceServerRun(options)).result;
 console.log(`${scenario.label}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms`);
-await receiver.stop(true);
-// The database copy is as large as the seeded one (360 MB at 100,000 brokers): runs in a row
-// filled this machine's disk before it was removed. The profile stays, for reading further.
-for (const file of [db, `${db}-wal`, `${db}-shm`]) rmSync(file, { force: true });
-if (!run) {
-  rmSync(work, { recursive: true, force: true });
-  process.exit(0);
-}
+// The profile stays, for reading further.
+await ready.dispose({ keepWork: run !== undefined });
+if (!run) process.exit(0);
 
 interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 const profile = run.profile as CpuProfile & { nodes: Node[] };
