@@ -257,6 +257,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
       }
       memory.on();
       const result = await measure(server.url, scenario.requests, server.proc.pid, server.logFile).finally(() => memory.off());
+      const rssAnon = { afterBytes: memoryOf(server.proc.pid).rssAnon, peakBytes: memory.peakSinceOn() };
       const answerTimes = result.server ? `; server time p50 ${result.server.p50Ms} ms, p99 ${result.server.p99Ms} ms` : "";
       console.log(`${scenario.label}: ${result.requestsPerSecond.toLocaleString("en-CA")} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms${answerTimes}`);
       records.push({
@@ -267,6 +268,7 @@ async function benchDirectory(app: AppCommand, brokers: number, demoStartup: { f
         ratioToCeiling: null, // once the ceiling's last sample is in (below)
         ...(peerRate(scenario.id) ? { ratioToPeer: Math.round((result.requestsPerSecond / peerRate(scenario.id)!) * 100) / 100 } : {}),
         responseBytes: check.bytes.byteLength,
+        rssAnon,
       });
     }
     const rssAnonBytesAfter = memoryOf(server.proc.pid).rssAnon;

@@ -22,13 +22,16 @@ export function memoryOf(pid: number): { rss: number; rssAnon: number } {
  * @example
  * const sampler = new RssAnonSampler(pid);
  * sampler.on(); await runScenario(); sampler.off();
- * sampler.summary(); // { meanBytes, peakBytes, samples }
+ * sampler.peakSinceOn(); // that scenario's peak
+ * sampler.summary(); // { meanBytes, peakBytes, samples } over every scenario
  */
 export class RssAnonSampler {
   private timer: ReturnType<typeof setInterval> | undefined;
   private total = 0;
   private count = 0;
   private peak = 0;
+  /** The peak since the last `on()`: one scenario's, so a run whose memory jumps says in which scenario. */
+  private windowPeak = 0;
 
   constructor(
     private readonly pid: number,
@@ -36,12 +39,19 @@ export class RssAnonSampler {
   ) {}
 
   on(): void {
+    this.windowPeak = 0;
     this.timer ??= setInterval(() => {
       const { rssAnon } = memoryOf(this.pid);
       this.total += rssAnon;
       this.count++;
       this.peak = Math.max(this.peak, rssAnon);
+      this.windowPeak = Math.max(this.windowPeak, rssAnon);
     }, this.everyMs);
+  }
+
+  /** The highest reading since the last `on()` (0 when none was taken yet). */
+  peakSinceOn(): number {
+    return this.windowPeak;
   }
 
   off(): void {

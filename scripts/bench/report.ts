@@ -24,6 +24,8 @@ export interface ScenarioRecord {
   note?: string;
   /** requests/second as a multiple of the peer's on the same requests (list, `q`, detail), when the peer ran. */
   ratioToPeer?: number;
+  /** The server's RssAnon right after the scenario and its peak while the scenario ran, warm-up included (absent before 2026-11-27, late). */
+  rssAnon?: { afterBytes: number; peakBytes: number };
 }
 
 /**
@@ -140,6 +142,14 @@ export function summaryLines(record: BenchRecord): string[] {
       (record.rssAnonBytesAfter === undefined ? "" : `, anonymous memory (RssAnon) after the run ${mb(record.rssAnonBytesAfter)}`) +
       (record.rssAnonBytesIdle === undefined ? "" : `, and after 2.5 s quiet ${mb(record.rssAnonBytesIdle)}`) +
       (record.rssAnonWhileRunning ? `; while the scenarios ran (every 100 ms) mean ${mb(record.rssAnonWhileRunning.meanBytes)}, peak ${mb(record.rssAnonWhileRunning.peakBytes)}` : ""),
+    ...(record.scenarios.some((scenario) => scenario.rssAnon)
+      ? [
+          `RssAnon right after each scenario (and its peak while the scenario ran): ${record.scenarios
+            .filter((scenario) => scenario.rssAnon)
+            .map((scenario) => `${scenario.id} ${mb(scenario.rssAnon!.afterBytes)} (peak ${mb(scenario.rssAnon!.peakBytes)})`)
+            .join(", ")}`,
+        ]
+      : []),
     ...(record.serverWarnings
       ? [`server warnings and errors over the scenarios: ${Object.entries(record.serverWarnings).map(([message, count]) => `${message} (${fmt(count)})`).join("; ") || "none"}`]
       : []),
