@@ -33,10 +33,15 @@ export function cpuSnapshot(pid: number): CpuSnapshot {
   return { at: performance.now(), machineBusyTicks: user + nice + system + irq + softirq + steal, processTicks: utime + stime };
 }
 
+/** CPU seconds (user + system) the process used between two snapshots of it. */
+export function processCpuSeconds(before: CpuSnapshot, after: CpuSnapshot): number {
+  return (after.processTicks - before.processTicks) / TICKS_PER_SECOND;
+}
+
 export function cpuShare(before: CpuSnapshot, after: CpuSnapshot, loadGeneratorCpuSeconds: number): CpuShare {
   const seconds = (after.at - before.at) / 1000;
   const cores = (ticks: number) => ticks / TICKS_PER_SECOND / seconds;
-  const server = cores(after.processTicks - before.processTicks);
+  const server = processCpuSeconds(before, after) / seconds;
   const busy = cores(after.machineBusyTicks - before.machineBusyTicks);
   const loadGenerator = loadGeneratorCpuSeconds / seconds;
   const round = (n: number) => Math.round(n * 100) / 100;

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, REPO, startProcess, stopProcess, type RunningProcess } from "./appProcess.ts";
-import { cpuSnapshot } from "./cpuUsage.ts";
+import { cpuSnapshot, processCpuSeconds } from "./cpuUsage.ts";
 import { median } from "./median.ts";
 import { parseDsoReport, parseGcLog, type CodeKind } from "./runtimeShares.ts";
 import { prepareScenario } from "./scenarioSetup.ts";
@@ -39,7 +39,6 @@ if (!perf) {
 }
 const seconds = Number(values.seconds);
 const LIST_REQUEST: LoadRequest = { method: "GET", path: "/api/v1/brokers?province=ON&limit=20", headers: { Authorization: "Bearer x" } };
-const TICKS_PER_SECOND = 100;
 
 interface Share {
   requestsPerSecond: number;
@@ -65,7 +64,7 @@ async function measure(running: RunningProcess, requests: LoadRequest[], gcLog: 
   const report = Bun.spawnSync([perf!, "report", "-i", perfData, "--stdio", "--no-children", "--sort", "dso"], { stdout: "pipe", stderr: "ignore" });
   const { shares } = parseDsoReport(report.stdout.toString());
   const collections = parseGcLog(await Bun.file(gcLog).slice(logFrom).text());
-  const cpuMicrosPerRequest = (((after.processTicks - before.processTicks) / TICKS_PER_SECOND) * 1e6) / result.requests;
+  const cpuMicrosPerRequest = (processCpuSeconds(before, after) * 1e6) / result.requests;
   const micros = { kernel: 0, runtime: 0, javascript: 0 };
   for (const kind of Object.keys(micros) as CodeKind[]) micros[kind] = round(shares[kind] * cpuMicrosPerRequest);
   return {
@@ -82,42 +81,39 @@ function round(value: number, digits = 1): number {
   return Number.isFinite(value) ? Math.round(value * 10 ** digits) / 10 ** digits : 0;
 }
 
+/**
+ * Starts `argv` with the engine's GC log on (its standard error, in a file), runs `before` once
+ * it answers, measures `requests` against it and stops it.
+ */
+async function measureServer(name: string, argv: (port: number) => string[], env: Record<string, string>, requests: LoadRequest[], before?: (running: RunningProcess) => Promise<void>): Promise<Share> {
+  const port = await freePort();
+  const gcLog = join(ready.work, `${name}-gc.log`);
+  const running = await startProcess(argv(port), { port, cwd: ready.work, logFile: join(ready.work, `${name}.log`), env: { ...env, BUN_JSC_logGC: "1" }, errorLogFile: gcLog });
+  try {
+    await before?.(running);
+    return await measure(running, requests, gcLog, join(ready.work, `${name}.perf`));
+  } finally {
+    await stopProcess(running);
+  }
+}
+
 const ready = prepareScenario({ scenarioId: values.scenario, brokers: values.brokers, seedCache: values["seed-cache"], prefix: "runtime-share" });
 const bodyFile = join(ready.work, "ceiling-body.json");
 let product: Share;
 let ceiling: Share;
 try {
-  const port = await freePort();
-  const gcLog = join(ready.work, "product-gc.log");
-  const server = await startProcess([process.execPath, join(REPO, "src/main.ts"), "serve", "--db", ready.db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"], {
-    port,
-    cwd: ready.work,
-    logFile: join(ready.work, "server.log"),
-    env: { ...ready.env, BUN_JSC_logGC: "1" },
-    errorLogFile: gcLog,
-  });
-  try {
-    // The ceiling answers the product's own list bytes, as in `bun run bench`.
-    const list = await fetch(server.url + LIST_REQUEST.path, { headers: { Authorization: `Bearer ${ready.key}` } });
-    writeFileSync(bodyFile, new Uint8Array(await list.arrayBuffer()));
-    product = await measure(server, ready.scenario.requests, gcLog, join(ready.work, "product.perf"));
-  } finally {
-    await stopProcess(server);
-  }
-  const ceilingPort = await freePort();
-  const ceilingGcLog = join(ready.work, "ceiling-gc.log");
-  const bare = await startProcess([process.execPath, join(REPO, "scripts/bench/ceilingServer.ts"), bodyFile, String(ceilingPort)], {
-    port: ceilingPort,
-    cwd: ready.work,
-    logFile: join(ready.work, "ceiling.log"),
-    env: { BUN_JSC_logGC: "1" },
-    errorLogFile: ceilingGcLog,
-  });
-  try {
-    ceiling = await measure(bare, [LIST_REQUEST], ceilingGcLog, join(ready.work, "ceiling.perf"));
-  } finally {
-    await stopProcess(bare);
-  }
+  product = await measureServer(
+    "product",
+    (port) => [process.execPath, join(REPO, "src/main.ts"), "serve", "--db", ready.db, "--port", String(port), "--host", "127.0.0.1", "--no-demo"],
+    ready.env,
+    ready.scenario.requests,
+    async (server) => {
+      // The ceiling answers the product's own list bytes, as in `bun run bench`.
+      const list = await fetch(server.url + LIST_REQUEST.path, { headers: { Authorization: `Bearer ${ready.key}` } });
+      writeFileSync(bodyFile, new Uint8Array(await list.arrayBuffer()));
+    },
+  );
+  ceiling = await measureServer("ceiling", (port) => [process.execPath, join(REPO, "scripts/bench/ceilingServer.ts"), bodyFile, String(port)], {}, [LIST_REQUEST]);
 } finally {
   await ready.dispose({ keepWork: false });
 }
