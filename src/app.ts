@@ -1,7 +1,7 @@
 import type { Server } from "bun";
 import { loadCarriers } from "./storage/stores/loadCarriers.ts";
 import { CONSOLE_PREVIEW, DemoPageKey } from "./demo/demoPageKey.ts";
-import { ensureDemoData, ensureDemoDirectoryPg, ensureDemoKey, type DemoSetup } from "./demo/ensureDemoData.ts";
+import { DEMO_DIRECTORY, ensureDemoData, ensureDemoKey, type DemoSetup } from "./demo/ensureDemoData.ts";
 import { InFlightResponses } from "./adapters/http/inFlight.ts";
 import { DownloadSlots } from "./auth/downloadSlots.ts";
 import { createLogger, type Logger, type LogLevel } from "./log.ts";
@@ -20,7 +20,6 @@ import { migrate } from "./storage/sqlite/migrate.ts";
 import { DatabaseNotWritableError, storageFaultOf } from "./storage/storageFault.ts";
 import type { DirectoryDb } from "./storage/sqlite/database.ts";
 import type { PgDb } from "./storage/pg/pgDatabase.ts";
-import { openSharedStorage } from "./storage/pg/sharedStorage.ts";
 
 export interface AppOptions {
   databasePath: string;
@@ -107,13 +106,7 @@ const FORCED_STOP_WAIT_MS = 200;
  */
 export async function startApp(options: AppOptions): Promise<RunningApp> {
   const log = options.logger ?? createLogger(options.logLevel ?? "info");
-  const storage: AppStorage = options.databaseUrl
-    ? await openSharedStorage(options.databaseUrl, log, {
-        demoDirectory: options.demo ? ensureDemoDirectoryPg : undefined,
-        replicaDir: options.replicaDir,
-        timeoutMs: options.databaseTimeoutSeconds === undefined ? undefined : options.databaseTimeoutSeconds * 1000,
-      })
-    : openLocalStorage(options, log);
+  const storage: AppStorage = options.databaseUrl ? await openSharedStorageLazily(options.databaseUrl, options, log) : openLocalStorage(options, log);
   const { db } = storage;
   const rateLimiter = options.redisUrl ? new SharedRateLimiter(options.redisUrl, log, { timeoutMs: options.redisTimeoutMs }) : undefined;
   const webhooks = { ...WEBHOOK_DEFAULTS, ...options.webhooks };
@@ -266,6 +259,22 @@ interface AppStorage {
   /** Demo brokers written into PostgreSQL by this start. */
   loadedBrokers: number;
   close(log: Logger): Promise<void>;
+}
+
+/**
+ * PostgreSQL read through this instance's replica (DATABASE_URL). Its stack (postgres.js,
+ * drizzle's postgres-js driver, our pg stores and replica) is loaded here and only here, so an
+ * instance on SQLite never loads it: loaded and never called, it held ~7 MB of the process's
+ * memory, and loaded code lengthens each of the engine's young-generation collections (the
+ * performance page has the figures). test/unit/sqlite-start-loads-no-postgresql.test.ts keeps it so.
+ */
+async function openSharedStorageLazily(databaseUrl: string, options: AppOptions, log: Logger): Promise<AppStorage> {
+  const [{ openSharedStorage }, { loadDemoDirectoryPg }] = await Promise.all([import("./storage/pg/sharedStorage.ts"), import("./demo/loadDirectoryPg.ts")]);
+  return openSharedStorage(databaseUrl, log, {
+    demoDirectory: options.demo ? (pg) => loadDemoDirectoryPg(pg, DEMO_DIRECTORY) : undefined,
+    replicaDir: options.replicaDir,
+    timeoutMs: options.databaseTimeoutSeconds === undefined ? undefined : options.databaseTimeoutSeconds * 1000,
+  });
 }
 
 /** The one SQLite file of a single-machine deployment (no DATABASE_URL), opened and migrated. */

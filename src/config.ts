@@ -4,7 +4,7 @@ import { LOG_LEVELS } from "./log.ts";
 import { DEFAULT_KEY_LIMITS, MAX_KEY_RATE_LIMIT } from "./auth/keyVocabulary.ts";
 import { trimChar } from "./domain/text.ts";
 import { DEFAULT_COMMAND_TIMEOUT_MS } from "./auth/sharedRateLimiter.ts";
-import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./storage/pg/pgDeadline.ts";
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./storage/pg/statementTimeout.ts";
 import { DEFAULT_DOWNLOADS_PER_KEY } from "./auth/downloadSlots.ts";
 
 /**

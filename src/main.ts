@@ -1,16 +1,6 @@
 #!/usr/bin/env bun
 import { ConfigError } from "./config.ts";
-import { backupCommand } from "./cli/backupCommand.ts";
 import { printableLines, RefusedError, UsageError } from "./cli/cliSupport.ts";
-import { exportCommand } from "./cli/exportCommand.ts";
-import { importCommand } from "./cli/importCommand.ts";
-import { keysCommand } from "./cli/keysCommand.ts";
-import { webhooksCommand } from "./cli/webhooksCommand.ts";
-import { consoleLinkCommand } from "./cli/consoleLinkCommand.ts";
-import { migrateCommand } from "./cli/migrateCommand.ts";
-import { restoreCommand } from "./cli/restoreCommand.ts";
-import { seedCommand } from "./cli/seedCommand.ts";
-import { serveCommand } from "./cli/serveCommand.ts";
 import { BackupError } from "./ops/backup.ts";
 import { DatabaseFileError } from "./storage/sqlite/databaseFile.ts";
 import { SchemaTooNewError } from "./storage/sqlite/migrate.ts";
@@ -34,17 +24,25 @@ Commands:
 
 Run 'broker-directory <command> --help' for a command's options.`;
 
-const commands: Record<string, (args: string[], env: Record<string, string | undefined>) => void | Promise<void>> = {
-  serve: serveCommand,
-  migrate: migrateCommand,
-  seed: seedCommand,
-  import: importCommand,
-  export: exportCommand,
-  keys: keysCommand,
-  "console-link": consoleLinkCommand,
-  webhooks: webhooksCommand,
-  backup: backupCommand,
-  restore: restoreCommand,
+type Command = (args: string[], env: Record<string, string | undefined>) => void | Promise<void>;
+
+/**
+ * Each command's module, loaded when that command runs: `serve` never loads what only the other
+ * commands use (their PostgreSQL connections for DATABASE_URL, seeding, backup…): code loaded
+ * and never run still holds memory and lengthens the engine's collections (see app.ts,
+ * openSharedStorageLazily).
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import("./cli/serveCommand.ts")).serveCommand,
+  migrate: async () => (await import("./cli/migrateCommand.ts")).migrateCommand,
+  seed: async () => (await import("./cli/seedCommand.ts")).seedCommand,
+  import: async () => (await import("./cli/importCommand.ts")).importCommand,
+  export: async () => (await import("./cli/exportCommand.ts")).exportCommand,
+  keys: async () => (await import("./cli/keysCommand.ts")).keysCommand,
+  "console-link": async () => (await import("./cli/consoleLinkCommand.ts")).consoleLinkCommand,
+  webhooks: async () => (await import("./cli/webhooksCommand.ts")).webhooksCommand,
+  backup: async () => (await import("./cli/backupCommand.ts")).backupCommand,
+  restore: async () => (await import("./cli/restoreCommand.ts")).restoreCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -53,12 +51,13 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return command === undefined ? 2 : 0;
   }
-  const run = commands[command];
-  if (!run) {
+  const load = commands[command];
+  if (!load) {
     console.error(`Unknown command ${JSON.stringify(command)}.\n\n${HELP}`);
     return 2;
   }
   try {
+    const run = await load();
     await run(args, process.env);
     return 0;
   } catch (error) {

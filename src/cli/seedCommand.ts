@@ -1,4 +1,5 @@
-import { loadCarriers, loadCarriersPg } from "../storage/stores/loadCarriers.ts";
+import { loadCarriers } from "../storage/stores/loadCarriers.ts";
+import { loadCarriersPg } from "../storage/pg/loadCarriersPg.ts";
 import { loadDirectory } from "../demo/loadDirectory.ts";
 import { loadDirectoryPg } from "../demo/loadDirectoryPg.ts";
 import type { DirectoryOptions } from "../demo/generateDirectory.ts";

@@ -1,10 +1,8 @@
 import { count } from "drizzle-orm";
 import { brokers } from "../../db/schema.ts";
 import { loadDirectory } from "./loadDirectory.ts";
-import { loadDemoDirectoryPg } from "./loadDirectoryPg.ts";
 import type { Services } from "../services.ts";
 import type { Awaitable } from "../storage/ports.ts";
-import type { PgDb } from "../storage/pg/pgDatabase.ts";
 
 /** The demo directory: 300 brokers (about 285 published) and about 3,500 reviews. */
 export const DEMO_DIRECTORY = { brokers: 300, reviewsPerBroker: 12, seed: 2026 } as const;
@@ -19,8 +17,8 @@ export interface DemoSetup {
 /**
  * On an empty database: loads the demo directory, and when there are no keys yet, creates
  * the demo workspace with a key holding the five API scopes. Returns what it did so the caller can print it.
- * Over SQLite (every step synchronous); with PostgreSQL the directory comes from the seed and
- * the key from ensureDemoKey, awaited.
+ * Over SQLite (every step synchronous); with PostgreSQL the directory comes from
+ * loadDemoDirectoryPg (demo/loadDirectoryPg.ts) and the key from ensureDemoKey, awaited.
  */
 export async function ensureDemoData(services: Services): Promise<DemoSetup> {
   const setup: DemoSetup = { loadedBrokers: 0 };
@@ -39,13 +37,4 @@ export function ensureDemoKey(services: Services): Awaitable<string | undefined>
   };
   const existing = services.keys.count();
   return existing instanceof Promise ? existing.then(create) : create(existing);
-}
-
-/**
- * With DATABASE_URL: the demo directory, written into PostgreSQL when its directory is empty
- * (instances starting at once load it once); every replica then loads it. Resolves to the
- * brokers loaded (0 when there were some already).
- */
-export function ensureDemoDirectoryPg(pg: PgDb): Promise<number> {
-  return loadDemoDirectoryPg(pg, DEMO_DIRECTORY);
 }

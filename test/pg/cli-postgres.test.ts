@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { DEMO_DIRECTORY, ensureDemoDirectoryPg } from "../../src/demo/ensureDemoData.ts";
+import { DEMO_DIRECTORY } from "../../src/demo/ensureDemoData.ts";
+import { loadDemoDirectoryPg } from "../../src/demo/loadDirectoryPg.ts";
 import { runCli } from "../cli/cliHarness.ts";
 import { createPgTestDatabase, type PgTestDatabase } from "../support/pgTestDatabase.ts";
 
@@ -25,8 +26,8 @@ describe("migrate, seed and backup with DATABASE_URL", () => {
   });
 
   test("demo data fills an empty PostgreSQL directory, once", async () => {
-    expect(await ensureDemoDirectoryPg(database.pg)).toBe(DEMO_DIRECTORY.brokers);
-    expect(await ensureDemoDirectoryPg(database.pg)).toBe(0);
+    expect(await loadDemoDirectoryPg(database.pg, DEMO_DIRECTORY)).toBe(DEMO_DIRECTORY.brokers);
+    expect(await loadDemoDirectoryPg(database.pg, DEMO_DIRECTORY)).toBe(0);
   });
 
   test("seed writes the directory and the carriers into PostgreSQL", async () => {

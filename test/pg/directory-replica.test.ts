@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { loadCarriersPg } from "../../src/storage/stores/loadCarriers.ts";
+import { loadCarriersPg } from "../../src/storage/pg/loadCarriersPg.ts";
 import { loadDirectoryPg } from "../../src/demo/loadDirectoryPg.ts";
 import { createLogger } from "../../src/log.ts";
 import { BrokerStore } from "../../src/storage/stores/brokerStore.ts";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadCarriers } from "../../src/storage/stores/loadCarriers.ts";
 import { loadDirectory } from "../../src/demo/loadDirectory.ts";
 import { loadDemoDirectoryPg, loadDirectoryPg } from "../../src/demo/loadDirectoryPg.ts";
-import { loadCarriersPg } from "../../src/storage/stores/loadCarriers.ts";
+import { loadCarriersPg } from "../../src/storage/pg/loadCarriersPg.ts";
 import { createLogger } from "../../src/log.ts";
 import { BrokerStore, type BrokerFilter } from "../../src/storage/stores/brokerStore.ts";
 import { CarrierStore } from "../../src/storage/stores/carrierStore.ts";

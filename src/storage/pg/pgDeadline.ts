@@ -3,9 +3,6 @@ import type postgres from "postgres";
 import * as schema from "../../../db/schema.pg.ts";
 import type { PgDb } from "./pgDatabase.ts";
 
-/** How long a request's statement may take by default (DATABASE_TIMEOUT_SECONDS, src/config.ts). */
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
-
 /** A statement's deadline passed: a storage fault "unavailable" (503 + Retry-After), nothing written. */
 export class DatabaseTimeoutError extends Error {
   readonly code = "DATABASE_TIMEOUT";

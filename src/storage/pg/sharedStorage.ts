@@ -1,11 +1,11 @@
-import { loadCarriersPg } from "../stores/loadCarriers.ts";
+import { loadCarriersPg } from "./loadCarriersPg.ts";
 import type { Logger } from "../../log.ts";
 import type { DirectoryDb } from "../sqlite/database.ts";
 import type { WorkspaceStorePorts } from "../ports.ts";
 import { DirectoryReplica } from "./directoryReplica.ts";
 import { openMigratedPostgres } from "./migratePg.ts";
 import { closePostgres, unreachable, type PgDb } from "./pgDatabase.ts";
-import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./pgDeadline.ts";
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from "./statementTimeout.ts";
 import { createPgStores } from "./pgStores.ts";
 
 /** What an instance over PostgreSQL (DATABASE_URL) reads and writes, opened and ready to serve. */
