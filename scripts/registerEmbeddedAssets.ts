@@ -11,6 +11,8 @@ import { useCheckpointWorkerScript } from "../src/storage/sqlite/backgroundCheck
 
 registerEmbeddedAsset("widget.js", widgetCode);
 registerEmbeddedAsset("console.js", consoleCode);
-// scripts/build.ts compiles the checkpointer's script as an entrypoint of its own, at its path
-// relative to the repository, as JavaScript (this file is bundled into scripts/binaryEntry.js).
-useCheckpointWorkerScript(new URL("../src/storage/sqlite/checkpointWorker.js", import.meta.url).href);
+// scripts/build.ts compiles the checkpointer's script as an entrypoint of its own. Named as
+// Bun's manual names a worker entrypoint ("Worker" in docs/bundler/executables): its path from
+// the entrypoints' common folder, the repository. Not from import.meta.url: Bun 1.4 names the
+// main module after the executable (/$bunfs/root/broker-directory), 1.3 after its source path.
+useCheckpointWorkerScript("./src/storage/sqlite/checkpointWorker.ts");

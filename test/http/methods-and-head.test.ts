@@ -105,3 +105,25 @@ describe("HEAD on a GET route of the REST API is that GET without its body", () 
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://any-site.example");
   });
 });
+
+describe("a method outside HTTP's registry (Bun's parser knows the registered ones)", () => {
+  test("a registered method we serve nowhere (PROPFIND, PURGE, QUERY) reaches us: 405 JSON {error} with Allow", async () => {
+    for (const method of ["PROPFIND", "PURGE", "QUERY"]) {
+      const res = await rawRequest(server.url, `${method} /api/v1/brokers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}`);
+      expect({ method, status: res.status, allow: res.headers["allow"] }).toEqual({ method, status: 405, allow: "GET, HEAD" });
+      expect((JSON.parse(res.body) as { error: string }).error).toContain(`${method} is not allowed`);
+    }
+  });
+
+  // Bun 1.4 closes the connection on a method token its HTTP parser does not hold, before any
+  // of our code runs (oven-sh/bun#6556; 1.3 passed it on, and we answered 405). Nothing is
+  // stored or logged and the server goes on serving. Should Bun start passing it on, this test
+  // fails: the answer must then be our 405 (README, "Decisions").
+  test("an unregistered one (FOO) gets no answer: Bun closes the connection, and the server goes on serving", async () => {
+    for (const method of ["FOO", "BREW"]) {
+      const res = await rawRequest(server.url, `${method} /api/v1/brokers HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Length: 2`, "{}");
+      expect({ method, status: res.status, body: res.body }).toEqual({ method, status: 0, body: "" });
+    }
+    expect((await server.request("/api/v1/brokers?limit=1", { key })).status).toBe(200);
+  });
+});
