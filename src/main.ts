@@ -51,7 +51,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return command === undefined ? 2 : 0;
   }
-  const load = commands[command];
+  // Own keys only: "constructor" or "toString" is an unknown command, not Object's method.
+  const load = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (!load) {
     console.error(`Unknown command ${JSON.stringify(command)}.\n\n${HELP}`);
     return 2;

@@ -27,6 +27,8 @@ test("serve --help lists every setting with its flag and environment variable", 
 
 test.each([
   [["frobnicate"], 'Unknown command "frobnicate"'],
+  [["constructor"], 'Unknown command "constructor"'],
+  [["__proto__"], 'Unknown command "__proto__"'],
   [["serve", "--bogus"], "Unknown option '--bogus'"],
   [["serve", "--port", "abc"], "PORT / --port must be a number"],
   [["serve", "--port", "70000"], "PORT / --port must be 0 to 65535"],
