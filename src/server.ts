@@ -289,7 +289,7 @@ export function startServer(services: Services, options: ServerOptions): Server<
     // A request with a body is one a client can hold open at will (sending it slowly): those
     // have a deadline and a cap per client address.
     const hasBody = bodies.start(request, server);
-    const slot = hasBody ? slots.take(info.clientAddress) : undefined;
+    const slot = hasBody ? slots.take(info) : undefined;
     let end = endInFlight;
     let reply: Response | Promise<Response>;
     // An answer given later is settled (see BodyArrival) in the same turn that finishes it.
