@@ -11,6 +11,8 @@
  */
 export class SlotCounter {
   private readonly counts = new Map<string, number>();
+  /** Slots taken and not given back, over all buckets. */
+  private taken = 0;
 
   constructor(
     readonly perBucket: number,
@@ -23,10 +25,12 @@ export class SlotCounter {
     if (count >= this.perBucket) return "bucket-full";
     if (count === 0 && this.counts.size >= this.maxBuckets) return "too-many-buckets";
     this.counts.set(bucket, count + 1);
+    this.taken++;
     let given = false;
     return () => {
       if (given) return;
       given = true;
+      this.taken--;
       const left = (this.counts.get(bucket) ?? 1) - 1;
       if (left > 0) this.counts.set(bucket, left);
       else this.counts.delete(bucket);
@@ -36,5 +40,10 @@ export class SlotCounter {
   /** Buckets with something in progress now. */
   get buckets(): number {
     return this.counts.size;
+  }
+
+  /** Slots in use now, over all buckets. */
+  get inUse(): number {
+    return this.taken;
   }
 }

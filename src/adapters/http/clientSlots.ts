@@ -38,8 +38,6 @@ interface Uncounted {
 export class ClientSlots {
   private readonly slots: SlotCounter;
   private readonly uncounted = new Set<Uncounted>();
-  /** Bodies in progress counted by their address. */
-  private counted = 0;
   /** Below this many bodies in progress, none is counted by address (see above). */
   private readonly threshold: number;
 
@@ -50,7 +48,7 @@ export class ClientSlots {
 
   /** Takes a slot for the client: the function that gives it back (call it once; later calls do nothing), or why not. */
   take(client: SlotClient): (() => void) | SlotRefusal {
-    if (this.uncounted.size + this.counted < this.threshold) {
+    if (this.inProgress < this.threshold) {
       const entry: Uncounted = { client, release: undefined };
       this.uncounted.add(entry);
       return () => {
@@ -83,14 +81,7 @@ export class ClientSlots {
       return { code: "too_many_uploads", message: `Too many uploads in progress from your address (${this.slots.perBucket} requests with a body at most at once); retry once some have finished.` };
     }
     if (slot === "too-many-buckets") return { code: "server_busy", message: "The server is answering too many clients at once; retry shortly." };
-    this.counted++;
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      this.counted--;
-      slot();
-    };
+    return slot;
   }
 
   /** Addresses counted now: those with a body in progress, once that many bodies are (see above). */
@@ -100,7 +91,7 @@ export class ClientSlots {
 
   /** Bodies in progress now. */
   get inProgress(): number {
-    return this.uncounted.size + this.counted;
+    return this.uncounted.size + this.slots.inUse;
   }
 }
 
